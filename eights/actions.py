@@ -1,0 +1,100 @@
+"""A variant's fixed discrete action space, with one text form per action.
+
+Every decision a player makes is one action id. A variant lists its actions
+once, in order, as text (``play 8S``, ``suit H``, ``draw``, ``pass``,
+``last card``, ``target 2``, ``play 2H pile 1``); the id is the position in
+that list. Tests, logs, replays, the protocol and the UI all speak the text;
+agents and envs speak the ids. :meth:`ActionSet.parse` is forgiving about
+case, spacing and card spelling (``play th`` is ``play 10H``), and
+:meth:`ActionSet.text` always prints the canonical form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .cards import SUITS, CardError, card_text, parse_card, parse_suit
+
+
+class ActionError(ValueError):
+    """An action text or id that is not in the variant's action space."""
+
+
+def _normalise(text: str) -> str:
+    """Canonical spelling of an action text: lower-case verbs, canonical cards and suits."""
+    words = text.strip().split()
+    out = []
+    for i, w in enumerate(words):
+        prev = out[-1] if out else ""
+        if prev in ("play", "discard", "bottom", "take") and i > 0:
+            try:
+                out.append(card_text(parse_card(w)))
+                continue
+            except CardError:
+                pass
+        if prev == "suit" and i > 0:
+            try:
+                out.append(SUITS[parse_suit(w)])
+                continue
+            except CardError:
+                pass
+        out.append(w.lower())
+    return " ".join(out)
+
+
+class ActionSet:
+    """Ids <-> texts for one variant's actions."""
+
+    def __init__(self, texts: Iterable[str]):
+        self.texts: tuple[str, ...] = tuple(texts)
+        self._ids = {t: i for i, t in enumerate(self.texts)}
+        if len(self._ids) != len(self.texts):
+            raise ValueError("action texts must be unique")
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def __contains__(self, text: str) -> bool:
+        return _normalise(text) in self._ids
+
+    def id(self, text: str) -> int:
+        return self._ids[text]
+
+    def text(self, action: int) -> str:
+        if isinstance(action, bool) or not isinstance(action, int) or not (
+            0 <= action < len(self.texts)
+        ):
+            raise ActionError(
+                f"action {action!r} is not in the action space: ids are 0..{len(self.texts) - 1}"
+            )
+        return self.texts[action]
+
+    def parse(self, text: str) -> int:
+        """The id of an action text; an :class:`ActionError` naming the forms otherwise."""
+        if not isinstance(text, str):
+            raise ActionError(f"action {text!r} is not text")
+        key = _normalise(text)
+        if key not in self._ids:
+            forms = sorted({t.split()[0] for t in self.texts})
+            raise ActionError(
+                f"action {text!r} is not in this variant's notation; actions start with "
+                f"{', '.join(forms)} (for example {self.texts[0]!r}, {self.texts[-1]!r})"
+            )
+        return self._ids[key]
+
+    def coerce(self, action: int | str) -> int:
+        """An id from an id or a text (numpy ints included)."""
+        if isinstance(action, str):
+            return self.parse(action)
+        try:
+            as_int = int(action)  # numpy integer types
+        except (TypeError, ValueError):
+            raise ActionError(f"action {action!r} is neither an action id nor text") from None
+        if as_int != action or isinstance(action, bool) or not 0 <= as_int < len(self.texts):
+            raise ActionError(
+                f"action {action!r} is not in the action space: ids are 0..{len(self.texts) - 1}"
+            )
+        return as_int
+
+    def texts_of(self, actions: Sequence[int]) -> list[str]:
+        return [self.texts[a] for a in actions]

@@ -1,0 +1,109 @@
+"""Validated, frozen game configurations.
+
+Each variant declares its options once, as dataclass fields made with
+:func:`option`; the field's metadata says what is allowed. One validator then
+serves every variant: a bad value is refused with an error naming the option,
+the value, and what is allowed, and an unknown option names the known ones.
+Cross-option checks (enough cards to deal, say) go in a variant's
+``check()``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+
+class ConfigError(ValueError):
+    """A configuration value or option that the variant does not allow."""
+
+
+def option(default: Any, *, doc: str, choices: tuple | None = None,
+           min: int | None = None, max: int | None = None, optional: bool = False) -> Any:
+    """A config field: its default, a one-line ``doc``, and what values are allowed.
+
+    ``choices`` lists the allowed values; ``min``/``max`` bound an int;
+    ``optional`` also allows ``None`` (meaning "not set").
+    """
+    meta = {"doc": doc, "choices": choices, "min": min, "max": max, "optional": optional}
+    return dataclasses.field(default=default, metadata=meta)
+
+
+def _allowed_text(meta: Mapping[str, Any], kind: type) -> str:
+    if meta["choices"] is not None:
+        allowed = " or ".join(repr(c) for c in meta["choices"])
+    elif meta["min"] is not None or meta["max"] is not None:
+        lo = meta["min"] if meta["min"] is not None else "-inf"
+        hi = meta["max"] if meta["max"] is not None else "any"
+        allowed = f"an integer from {lo} to {hi}"
+    else:
+        allowed = f"a {kind.__name__}"
+    return allowed + (" or None" if meta["optional"] else "")
+
+
+@dataclasses.dataclass(frozen=True)
+class GameConfig:
+    """Base of every variant's config: validation, introspection, round-trip to a dict."""
+
+    variant: ClassVar[str] = ""
+
+    num_players: int = option(2, doc="players at the table", min=2, max=8)
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            self._check_field(f, getattr(self, f.name))
+        self.check()
+
+    def _check_field(self, f: dataclasses.Field, value: Any) -> None:
+        meta = f.metadata
+        if value is None and meta.get("optional"):
+            return
+        kind = type(f.default) if f.default is not None else int
+        ok = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            ok = True
+        if ok and meta.get("choices") is not None:
+            ok = value in meta["choices"]
+        if ok and meta.get("min") is not None:
+            ok = value >= meta["min"]
+        if ok and meta.get("max") is not None:
+            ok = value <= meta["max"]
+        if not ok:
+            raise ConfigError(
+                f"{self.variant}: {f.name}={value!r} is not allowed; "
+                f"{f.name} must be {_allowed_text(meta, kind)} ({meta['doc']})"
+            )
+
+    def check(self) -> None:
+        """Checks across options; variants override and raise :class:`ConfigError`."""
+
+    @classmethod
+    def options(cls) -> dict[str, dataclasses.Field]:
+        return {f.name: f for f in dataclasses.fields(cls)}
+
+    @classmethod
+    def from_options(cls, **options: Any) -> GameConfig:
+        unknown = sorted(set(options) - set(cls.options()))
+        if unknown:
+            raise ConfigError(
+                f"{cls.variant}: unknown option(s) {', '.join(unknown)}; "
+                f"the options are {', '.join(cls.options())}"
+            )
+        return cls(**options)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def replace(self, **changes: Any) -> GameConfig:
+        return type(self).from_options(**(self.to_dict() | changes))
+
+    @classmethod
+    def describe(cls) -> str:
+        """A Markdown table of the options, for docs and ``--help``."""
+        rows = ["| option | default | allowed | meaning |", "| --- | --- | --- | --- |"]
+        for f in dataclasses.fields(cls):
+            kind = type(f.default) if f.default is not None else int
+            rows.append(f"| `{f.name}` | `{f.default!r}` | {_allowed_text(f.metadata, kind)} "
+                        f"| {f.metadata['doc']} |")
+        return "\n".join(rows)

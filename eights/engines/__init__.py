@@ -1,0 +1,46 @@
+"""The rules engines, one module per variant, and the registry that names them.
+
+Nothing here knows about RL: envs, agents, the protocol and tournaments all
+ask these engines. :func:`make_game` is the one way to get an engine by name.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from ..config import ConfigError
+from .base import Engine, Event, GameRecord, IllegalActionError, PlayerView
+
+#: variant id -> "module:class", imported on first use
+VARIANTS: dict[str, str] = {
+    "crazy_eights": "eights.engines.crazy_eights:CrazyEightsGame",
+    "livery_eights": "eights.engines.livery_eights:LiveryEightsGame",
+}
+
+
+def engine_class(variant: str) -> type[Engine]:
+    """The engine class of a variant id; a clear error for an unknown one."""
+    if variant not in VARIANTS:
+        raise ConfigError(
+            f"variant {variant!r} is not known; the variants are {', '.join(VARIANTS)}"
+        )
+    module, name = VARIANTS[variant].split(":")
+    return getattr(import_module(module), name)
+
+
+def make_game(variant: str, *, seed: int | None = None, deck: Any = None,
+              first_player: int | None = None, **config: Any) -> Engine:
+    """A new game of ``variant``; ``config`` holds the variant's options."""
+    return engine_class(variant)(seed=seed, deck=deck, first_player=first_player, **config)
+
+
+def replay(record: GameRecord) -> Engine:
+    """Replay a :class:`GameRecord` of any variant."""
+    return engine_class(record.variant).replay(record)
+
+
+__all__ = [
+    "VARIANTS", "Engine", "Event", "GameRecord", "IllegalActionError", "PlayerView",
+    "engine_class", "make_game", "replay",
+]

@@ -1,0 +1,365 @@
+"""The engine base: what every variant's rules engine shares.
+
+An engine is one game (or match) of one variant. It owns its seeded random
+generator, its state, its event log and the record of decisions, and answers
+the questions everything else asks: who acts (:attr:`Engine.current_player`),
+what they may do (:meth:`Engine.legal_actions`), what happens when they do it
+(:meth:`Engine.step`), and what a seat may know (:meth:`Engine.view`).
+
+A variant subclasses :class:`Engine` and supplies four things: its config
+class, its action set, ``_start()`` to deal, ``_legal()`` for the current
+player's actions, and ``_apply(action)``. The base does the rest once for
+all variants:
+
+* forced moves: after every decision the engine applies actions while the
+  player to act has exactly one legal action, so an agent is only ever asked
+  a real question;
+* the turn limit: a game still running after ``max_turns`` applied actions
+  is truncated;
+* illegal actions raise :class:`IllegalActionError` (naming the action and
+  the legal ones, in text) before anything changes;
+* snapshots (state, generator, log and record lengths) and exact replay from
+  a :class:`GameRecord`.
+
+State lives in a per-variant :class:`State` dataclass of plain ints and lists,
+so a snapshot is a cheap structural copy and nothing is allocated per step
+beyond the log's small tuples.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar, NamedTuple
+
+import numpy as np
+
+from ..actions import ActionError, ActionSet
+from ..cards import NO_CARD, card_text, parse_cards
+from ..config import ConfigError, GameConfig
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal now. The game is unchanged."""
+
+
+class Event(NamedTuple):
+    """One thing that happened, in the order it happened.
+
+    ``card`` is ``-1`` when there is none or when it is hidden from the
+    viewer; ``arg`` carries a number whose meaning depends on ``kind``
+    (a suit, a count, a seat, points).
+    """
+
+    kind: str
+    player: int
+    card: int = NO_CARD
+    arg: int = -1
+
+
+@dataclasses.dataclass(slots=True)
+class State:
+    """Base of a variant's mutable state. Fields are ints, bools, lists or lists of lists."""
+
+    def copy(self) -> State:
+        """Structural copy: new lists (two levels deep), shared immutable values."""
+        values = {}
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            if type(v) is list:
+                v = [x[:] if type(x) is list else x for x in v]
+            values[f.name] = v
+        return type(self)(**values)
+
+
+@dataclasses.dataclass(frozen=True)
+class GameRecord:
+    """Everything needed to replay a game exactly: variant, config, seed, deck, decisions."""
+
+    variant: str
+    config: dict[str, Any]
+    seed: int
+    deck: tuple[str, ...] | None
+    first_player: int | None
+    actions: tuple[str, ...]
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        data = json.loads(text)
+        data["deck"] = tuple(data["deck"]) if data.get("deck") is not None else None
+        data["actions"] = tuple(data["actions"])
+        return cls(**data)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayerView:
+    """What one seat may know. Every observation, bot message and heuristic starts here.
+
+    Seats are absolute (0..n-1); ``hand_sizes`` and ``scores`` are in seat
+    order. ``legal_actions`` is empty unless the seat is the one to act.
+    """
+
+    variant: str
+    config: GameConfig
+    seat: int
+    current_player: int
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    scores: tuple[int, ...]
+    legal_actions: tuple[int, ...]
+    turn: int
+    game_over: bool
+    _log: list = dataclasses.field(repr=False, compare=False)
+    _log_len: int = dataclasses.field(repr=False, compare=False)
+    _private: frozenset = dataclasses.field(repr=False, compare=False)
+
+    @property
+    def num_players(self) -> int:
+        return len(self.hand_sizes)
+
+    def history(self) -> list[Event]:
+        """The public event log up to this view, with cards this seat may not see hidden."""
+        seat, private = self.seat, self._private
+        out = []
+        for kind, player, card, arg in self._log[: self._log_len]:
+            if kind in private and player != seat:
+                card = NO_CARD
+            out.append(Event(kind, player, card, arg))
+        return out
+
+
+class Engine:
+    """Base rules engine. See the module docstring for what a variant supplies."""
+
+    variant: ClassVar[str] = ""
+    Config: ClassVar[type[GameConfig]] = GameConfig
+    actions: ClassVar[ActionSet]
+    #: event kinds whose card only the event's player may see
+    private_events: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, config: GameConfig | None = None, *, seed: int | None = None,
+                 deck: Sequence[int | str] | str | None = None,
+                 first_player: int | None = None, **options: Any):
+        if config is not None and options:
+            raise ConfigError(f"{self.variant}: pass either a config or options, not both")
+        if config is None:
+            config = self.Config.from_options(**options)
+        elif not isinstance(config, self.Config):
+            raise ConfigError(
+                f"{self.variant}: config must be a {self.Config.__name__}, "
+                f"not {type(config).__name__}"
+            )
+        self.config = config
+        self.num_players = config.num_players
+        self._mask = np.zeros(len(self.actions), dtype=np.int8)
+        self.reset(seed=seed, deck=deck, first_player=first_player)
+
+    # ------------------------------------------------------------------ setup
+    def reset(self, seed: int | None = None, deck: Sequence[int | str] | str | None = None,
+              first_player: int | None = None) -> None:
+        """Start a new game: shuffled from ``seed``, or dealt from a stacked ``deck``.
+
+        A stacked deck lists the cards top first: the deal takes cards from
+        the front. ``first_player`` fixes who plays first (random otherwise).
+        """
+        if seed is None:
+            seed = int.from_bytes(os.urandom(8), "little") & (2**63 - 1)
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise ConfigError(f"{self.variant}: seed={seed!r} is not allowed; seed must be an int")
+        self.seed = int(seed)
+        self.rng = random.Random(self.seed)
+        self._stacked = None
+        self._initial_deck = None
+        if deck is not None:
+            cards = parse_cards(deck)
+            self._check_deck(cards)
+            self._stacked = self._initial_deck = cards
+        if first_player is not None and not (
+            isinstance(first_player, (int, np.integer)) and 0 <= first_player < self.num_players
+        ):
+            raise ConfigError(
+                f"{self.variant}: first_player={first_player!r} is not allowed; "
+                f"it must be a seat from 0 to {self.num_players - 1}"
+            )
+        self.first_player_option = None if first_player is None else int(first_player)
+        self._log: list[tuple] = []
+        self._decisions: list[int] = []
+        self.turn = 0
+        self.terminated = False
+        self.truncated = False
+        self.winners: tuple[int, ...] = ()
+        self._start()
+        self._legal_now: list[int] = []
+        self._settle()
+
+    def _check_deck(self, cards: list[int]) -> None:
+        full = sorted(self.full_deck())
+        if sorted(cards) != full:
+            raise ConfigError(
+                f"{self.variant}: the stacked deck must hold exactly the game's {len(full)} cards "
+                f"(every card of {self.describe_deck()}), got {len(cards)} cards"
+            )
+
+    def _new_deck(self) -> list[int]:
+        """The deck for a deal, top card first: the stacked deck once, then shuffled ones."""
+        if self._stacked is not None:
+            deck, self._stacked = list(self._stacked), None
+            return deck
+        deck = self.full_deck()
+        self.rng.shuffle(deck)
+        return deck
+
+    # ------------------------------------------------------------- variant API
+    def full_deck(self) -> list[int]:
+        raise NotImplementedError
+
+    def describe_deck(self) -> str:
+        return "the variant's deck"
+
+    def _start(self) -> None:
+        raise NotImplementedError
+
+    def _legal(self) -> list[int]:
+        raise NotImplementedError
+
+    def _apply(self, action: int) -> None:
+        raise NotImplementedError
+
+    def view(self, seat: int) -> PlayerView:
+        raise NotImplementedError
+
+    def final_scores(self) -> tuple[int, ...]:
+        """Each seat's points at the end (match totals in a match)."""
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------- queries
+    @property
+    def game_over(self) -> bool:
+        return self.terminated or self.truncated
+
+    @property
+    def current_player(self) -> int:
+        """The seat that acts next (possibly out of turn); -1 once the game is over."""
+        raise NotImplementedError
+
+    def legal_actions(self) -> tuple[int, ...]:
+        """Legal action ids for :attr:`current_player`, ascending; empty when over."""
+        return tuple(self._legal_now)
+
+    def legal_mask(self) -> np.ndarray:
+        """The legal actions as an int8 mask over the whole action space (a fresh array)."""
+        mask = self._mask
+        mask.fill(0)
+        mask[self._legal_now] = 1
+        return mask.copy()
+
+    def legal_texts(self) -> list[str]:
+        return self.actions.texts_of(self._legal_now)
+
+    def action_text(self, action: int) -> str:
+        return self.actions.text(action)
+
+    def parse_action(self, text: str) -> int:
+        return self.actions.parse(text)
+
+    @property
+    def events(self) -> list[Event]:
+        """The whole event log, hidden cards included (the referee's view)."""
+        return [Event(*e) for e in self._log]
+
+    def returns(self) -> list[float]:
+        """Rewards at the end: +1 winners, -1 others; 0 for all if truncated or not over."""
+        if not self.terminated:
+            return [0.0] * self.num_players
+        if getattr(self.config, "reward", "win_loss") == "score":
+            return self._score_returns()
+        win = set(self.winners)
+        return [1.0 if p in win else -1.0 for p in range(self.num_players)]
+
+    def _score_returns(self) -> list[float]:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ steps
+    def step(self, action: int | str) -> None:
+        """Apply one decision of :attr:`current_player`, then any forced moves after it."""
+        if self.terminated or self.truncated:
+            raise IllegalActionError(f"{self.variant}: the game is over; no action is legal")
+        try:
+            a = self.actions.coerce(action)
+        except ActionError as err:
+            raise IllegalActionError(f"{err}; legal now: {', '.join(self.legal_texts())}") from None
+        if a not in self._legal_now:
+            raise IllegalActionError(
+                f"{self.variant}: {self.actions.texts[a]!r} is not legal for player "
+                f"{self.current_player} now; legal: {', '.join(self.legal_texts())}"
+            )
+        self._decisions.append(a)
+        self.turn += 1
+        self._apply(a)
+        self._settle()
+
+    def _settle(self) -> None:
+        """Apply forced moves until a real decision (or the end); enforce the turn limit."""
+        limit = self.config.max_turns
+        while not self.terminated:
+            if self.turn >= limit:
+                self.truncated = True
+                self._log.append(("truncated", -1, NO_CARD, self.turn))
+                break
+            legal = self._legal()
+            if len(legal) != 1:
+                self._legal_now = legal
+                return
+            self.turn += 1
+            self._apply(legal[0])
+        self._legal_now = []
+
+    # ------------------------------------------------------ snapshot / replay
+    def snapshot(self) -> tuple:
+        """An opaque copy of the whole game position, for :meth:`restore` on this engine."""
+        return (self.state.copy(), self.rng.getstate(), len(self._log), len(self._decisions),
+                self.turn, self.terminated, self.truncated, self.winners,
+                list(self._legal_now), self._stacked)
+
+    def restore(self, snap: tuple) -> None:
+        """Return this engine to a position taken with :meth:`snapshot`."""
+        (state, rng_state, log_len, n_decisions, self.turn, self.terminated, self.truncated,
+         self.winners, legal, self._stacked) = snap
+        self.state = state.copy()
+        self.rng.setstate(rng_state)
+        del self._log[log_len:]
+        del self._decisions[n_decisions:]
+        self._legal_now = list(legal)
+
+    def record(self) -> GameRecord:
+        """The game so far as a replayable record."""
+        deck = self._initial_deck
+        return GameRecord(
+            variant=self.variant,
+            config=self.config.to_dict(),
+            seed=self.seed,
+            deck=None if deck is None else tuple(card_text(c) for c in deck),
+            first_player=self.first_player_option,
+            actions=tuple(self.actions.texts_of(self._decisions)),
+        )
+
+    @classmethod
+    def replay(cls, record: GameRecord) -> Engine:
+        """A new engine that has played ``record``'s decisions from its start."""
+        if record.variant != cls.variant:
+            raise ConfigError(f"record is for {record.variant!r}, not {cls.variant!r}")
+        engine = cls(cls.Config.from_options(**record.config), seed=record.seed,
+                     deck=record.deck, first_player=record.first_player)
+        for text in record.actions:
+            engine.step(text)
+        return engine
+
+    def render(self, seat: int | None = None) -> str:
+        """A plain-text picture of the game, from ``seat``'s view (the referee's if None)."""
+        raise NotImplementedError

@@ -1,0 +1,393 @@
+"""Machinery shared by the single-discard-pile variants (Crazy Eights, Livery Eights).
+
+What is common to them lives here once: the deal (one card at a time from
+the first player round), the stock and the discard pile, drawing (with or
+without rebuilding the stock from the discards), seat arithmetic, hands that
+end by going out or by a blocked table, match scoring across hands, the
+per-seat :class:`PileView` and the text rendering. A variant adds its
+actions' rules in ``_legal`` and ``_apply`` and its card points.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import ClassVar
+
+from ..actions import ActionSet
+from ..cards import (
+    NO_CARD,
+    NUM_KINDS,
+    NUM_STANDARD,
+    RANK,
+    SUIT,
+    SUITS,
+    card_text,
+    cards_text,
+    parse_cards,
+    sort_key,
+    standard_deck,
+)
+from ..config import ConfigError, GameConfig, option
+from .base import Engine, PlayerView, State
+
+# Action ids shared by the pile variants: "play <card>" is the card id.
+SUIT_ACTION = NUM_STANDARD          # "suit C" .. "suit S" are 52..55
+DRAW = NUM_STANDARD + 4             # 56
+PASS = NUM_STANDARD + 5             # 57
+
+# Phases: what the player to act is deciding.
+PLAY, CHOOSE_SUIT, AFTER_DRAW = 0, 1, 2
+PHASE_NAMES = {PLAY: "play", CHOOSE_SUIT: "choose suit", AFTER_DRAW: "after draw"}
+
+
+def pile_actions(*extra: str) -> ActionSet:
+    """``play <card>`` for the 52 cards, ``suit C..S``, ``draw``, ``pass``, then ``extra``."""
+    return ActionSet(
+        [f"play {card_text(c)}" for c in range(NUM_STANDARD)]
+        + [f"suit {s}" for s in SUITS]
+        + ["draw", "pass", *extra]
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class PileConfig(GameConfig):
+    """Options every pile variant has; variants set their own defaults and bounds."""
+
+    num_decks: int = option(1, doc="standard 52-card decks shuffled together", min=1, max=4)
+    hand_size: int = option(7, doc="cards dealt to each player", min=1, max=20)
+    match: bool = option(False, doc="play hands until the match ends instead of one hand")
+    reward: str = option("win_loss", doc="end-of-game rewards: +1/-1, or points-based",
+                         choices=("win_loss", "score"))
+    max_turns: int = option(2000, doc="applied actions after which the game is truncated",
+                            min=1)
+
+    def check(self) -> None:
+        cards = 52 * self.num_decks
+        need = self.num_players * self.hand_size + 1
+        if need > cards:
+            raise ConfigError(
+                f"{self.variant}: num_players={self.num_players} with hand_size={self.hand_size} "
+                f"needs {need} cards but num_decks={self.num_decks} holds {cards}; "
+                f"use more decks, fewer players or smaller hands"
+            )
+
+
+@dataclasses.dataclass(slots=True)
+class PileState(State):
+    hands: list[list[int]]
+    stock: list[int]            # face down, top card last
+    discard: list[int]          # face up, top card last
+    discard_counts: list[int]   # copies of each card id in the discard pile
+    top: int
+    suit: int                   # the suit to follow (the top card's, or an 8's choice)
+    current: int
+    direction: int              # +1 clockwise (increasing seats), -1 after a reverse
+    phase: int
+    drawn: int                  # the card just drawn, while deciding to play it
+    pending: int                # cards the player to act must pick up (stacked 2s)
+    scores: list[int]           # match totals
+    hand_number: int
+    first: int                  # who played first this hand
+    stuck: int                  # consecutive turns in which no card could move
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PileView(PlayerView):
+    """A seat's view of a pile game: its hand and everything public."""
+
+    top: int
+    active_suit: int
+    direction: int
+    stock_size: int
+    discard_counts: tuple[int, ...]
+    pending_draw: int
+    phase: str
+    drawn_card: int          # the card this seat just drew, while deciding to play it
+    hand_number: int
+
+
+class PileEngine(Engine):
+    """Single discard pile, stock, hands, match; see the module docstring."""
+
+    Config: ClassVar[type[PileConfig]] = PileConfig
+    private_events = frozenset({"draw"})
+    #: rebuild the stock from the discards (under the top card) when it runs out
+    reshuffle_when_empty: ClassVar[bool] = True
+    #: True where the lowest points win (penalty scoring), False where points are won
+    low_score_wins: ClassVar[bool] = False
+
+    state: PileState
+
+    # ------------------------------------------------------------ decks
+    def full_deck(self) -> list[int]:
+        return standard_deck(self.config.num_decks)
+
+    def describe_deck(self) -> str:
+        n = self.config.num_decks
+        return "one 52-card deck" if n == 1 else f"{n} 52-card decks"
+
+    @classmethod
+    def stacked_deck(cls, hands: Sequence[Sequence[int | str] | str], starter: int | str,
+                     stock: Sequence[int | str] | str = (), *, num_decks: int = 1,
+                     first_player: int = 0) -> list[int]:
+        """The deck order that deals exactly ``hands``, turns up ``starter``, and leaves
+        ``stock`` (top first) on top of the stock, the rest of the cards below it in id order.
+
+        Scenario tests write positions this way instead of computing the deal.
+        """
+        n = len(hands)
+        hand_cards = [parse_cards(h) for h in hands]
+        size = len(hand_cards[0])
+        if any(len(h) != size for h in hand_cards):
+            raise ConfigError("stacked_deck: every hand must have the same size")
+        top = parse_cards([starter])[0] if not isinstance(starter, int) else starter
+        stock_cards = parse_cards(stock)
+        order: list[int] = []
+        for i in range(size):
+            for k in range(n):
+                order.append(hand_cards[(first_player + k) % n][i])
+        order.append(top)
+        order += stock_cards
+        rest = standard_deck(num_decks)
+        for c in order:
+            if c not in rest:
+                raise ConfigError(f"stacked_deck: too many copies of {card_text(c)}")
+            rest.remove(c)
+        return order + rest
+
+    # ------------------------------------------------------------ the deal
+    def _start(self) -> None:
+        n = self.num_players
+        first = self.first_player_option
+        if first is None:
+            first = self.rng.randrange(n)
+        self.state = PileState(
+            hands=[[] for _ in range(n)], stock=[], discard=[], discard_counts=[0] * NUM_KINDS,
+            top=NO_CARD, suit=-1, current=first, direction=1, phase=PLAY, drawn=NO_CARD,
+            pending=0, scores=[0] * n, hand_number=0, first=first, stuck=0,
+        )
+        self._deal(first)
+
+    def _deal(self, first: int) -> None:
+        s = self.state
+        n = self.num_players
+        deck = self._new_deck()
+        s.hands = [[] for _ in range(n)]
+        pos = 0
+        for _ in range(self.config.hand_size):
+            for k in range(n):
+                s.hands[(first + k) % n].append(deck[pos])
+                pos += 1
+        s.stock = deck[pos:][::-1]
+        s.discard = []
+        s.discard_counts = [0] * NUM_KINDS
+        s.current = s.first = first
+        s.direction = 1
+        s.phase = PLAY
+        s.drawn = NO_CARD
+        s.pending = 0
+        s.stuck = 0
+        self._log.append(("deal", first, NO_CARD, s.hand_number))
+        self._turn_up_starter()
+
+    def _turn_up_starter(self) -> None:
+        """Turn the top of the stock to start the discard pile (variants may add rules)."""
+        s = self.state
+        c = s.stock.pop()
+        self._put_on_pile(c)
+        self._log.append(("starter", -1, c, -1))
+
+    def _put_on_pile(self, c: int) -> None:
+        s = self.state
+        s.discard.append(c)
+        s.discard_counts[c] += 1
+        s.top = c
+        s.suit = SUIT[c]
+
+    # ------------------------------------------------------------ moves
+    @property
+    def current_player(self) -> int:
+        return -1 if (self.terminated or self.truncated) else self.state.current
+
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        return (seat + steps * self.state.direction) % self.num_players
+
+    def playable(self, c: int) -> bool:
+        """Whether ``c`` may go on the pile now: an 8, or the top card's rank, or the suit."""
+        s = self.state
+        r = RANK[c]
+        return r == 8 or SUIT[c] == s.suit or r == RANK[s.top]
+
+    def _playable_cards(self, hand: list[int]) -> list[int]:
+        s = self.state
+        suit, top_rank = s.suit, RANK[s.top]
+        out: list[int] = []
+        for c in hand:
+            r = RANK[c]
+            if (r == 8 or SUIT[c] == suit or r == top_rank) and c not in out:
+                out.append(c)
+        out.sort()
+        return out
+
+    def can_draw(self) -> bool:
+        s = self.state
+        return bool(s.stock) or (self.reshuffle_when_empty and len(s.discard) > 1)
+
+    def _draw_one(self, seat: int) -> int:
+        """Move the stock's top card to ``seat``'s hand (rebuilding the stock if allowed).
+
+        Returns the card, or ``NO_CARD`` when there is nothing to draw.
+        """
+        s = self.state
+        if not s.stock:
+            if not (self.reshuffle_when_empty and len(s.discard) > 1):
+                return NO_CARD
+            self._rebuild_stock()
+        c = s.stock.pop()
+        s.hands[seat].append(c)
+        self._log.append(("draw", seat, c, -1))
+        return c
+
+    def _draw_many(self, seat: int, count: int) -> int:
+        drawn = 0
+        for _ in range(count):
+            if self._draw_one(seat) == NO_CARD:
+                break
+            drawn += 1
+        return drawn
+
+    def _rebuild_stock(self) -> None:
+        """Shuffle every discard but the top card into a new stock."""
+        s = self.state
+        stock = s.discard[:-1]
+        self.rng.shuffle(stock)
+        s.stock = stock
+        s.discard = [s.top]
+        s.discard_counts = [0] * NUM_KINDS
+        s.discard_counts[s.top] = 1
+        self._log.append(("reshuffle", -1, NO_CARD, len(stock)))
+
+    def _play_card(self, seat: int, c: int) -> None:
+        s = self.state
+        s.hands[seat].remove(c)
+        self._put_on_pile(c)
+        s.stuck = 0
+        self._log.append(("play", seat, c, -1))
+
+    def _choose_suit(self, seat: int, suit: int) -> None:
+        self.state.suit = suit
+        self._log.append(("suit", seat, NO_CARD, suit))
+
+    def _pass_turn(self, seat: int, moved: bool) -> bool:
+        """Log a pass; count turns in which nothing could move. True if the table is blocked."""
+        s = self.state
+        self._log.append(("pass", seat, NO_CARD, -1))
+        s.stuck = 0 if moved else s.stuck + 1
+        if s.stuck >= self.num_players:
+            self._end_hand(self._blocked_winners(), blocked=True)
+            return True
+        return False
+
+    # ------------------------------------------------------------ scoring
+    def card_points(self, c: int) -> int:
+        raise NotImplementedError
+
+    def hand_points(self, seat: int) -> int:
+        return sum(self.card_points(c) for c in self.state.hands[seat])
+
+    def _blocked_winners(self) -> list[int]:
+        points = [self.hand_points(p) for p in range(self.num_players)]
+        best = min(points)
+        return [p for p in range(self.num_players) if points[p] == best]
+
+    def _end_hand(self, winners: list[int], blocked: bool = False) -> None:
+        """Score a finished hand, then end the game or deal the next hand of the match."""
+        s = self.state
+        points = self._score_hand(winners)
+        for p in range(self.num_players):
+            s.scores[p] += points[p]
+        self._log.append(("hand_over", winners[0] if len(winners) == 1 else -1, NO_CARD,
+                          int(blocked)))
+        for p in range(self.num_players):
+            self._log.append(("score", p, NO_CARD, points[p]))
+        if not self.config.match:
+            self._finish(winners)
+            return
+        match_winners = self._match_winners()
+        if match_winners:
+            self._finish(match_winners)
+            return
+        s.hand_number += 1
+        self._deal((s.first + 1) % self.num_players)
+
+    def _finish(self, winners: list[int]) -> None:
+        self.terminated = True
+        self.winners = tuple(sorted(winners))
+        self._log.append(("game_over", -1, NO_CARD, len(self.winners)))
+
+    def _score_hand(self, winners: list[int]) -> list[int]:
+        """Points each seat gets for this hand."""
+        raise NotImplementedError
+
+    def _match_winners(self) -> list[int]:
+        """The match's winners once it is decided, else an empty list."""
+        raise NotImplementedError
+
+    def final_scores(self) -> tuple[int, ...]:
+        return tuple(self.state.scores)
+
+    def _score_returns(self) -> list[float]:
+        """Points relative to the table average, scaled to about +-1 per 100 points."""
+        scores = self.state.scores
+        mean = sum(scores) / len(scores)
+        sign = -1.0 if self.low_score_wins else 1.0
+        return [sign * (x - mean) / 100.0 for x in scores]
+
+    # ------------------------------------------------------------ views
+    def _view_fields(self, seat: int) -> dict:
+        s = self.state
+        over = self.terminated or self.truncated
+        hand = s.hands[seat][:]
+        hand.sort(key=sort_key)
+        return dict(
+            variant=self.variant, config=self.config, seat=seat,
+            current_player=-1 if over else s.current,
+            hand=tuple(hand),
+            hand_sizes=tuple(len(h) for h in s.hands),
+            scores=tuple(s.scores),
+            legal_actions=tuple(self._legal_now) if (seat == s.current and not over) else (),
+            turn=self.turn, game_over=over,
+            _log=self._log, _log_len=len(self._log), _private=self.private_events,
+            top=s.top, active_suit=s.suit, direction=s.direction, stock_size=len(s.stock),
+            discard_counts=tuple(s.discard_counts), pending_draw=s.pending,
+            phase=PHASE_NAMES.get(s.phase, str(s.phase)),
+            drawn_card=s.drawn if (seat == s.current and s.phase == AFTER_DRAW) else NO_CARD,
+            hand_number=s.hand_number,
+        )
+
+    def view(self, seat: int) -> PileView:
+        if not 0 <= seat < self.num_players:
+            raise ValueError(f"seat {seat!r} is not at this table: seats are 0..{self.num_players-1}")
+        return PileView(**self._view_fields(seat))
+
+    def render(self, seat: int | None = None) -> str:
+        s = self.state
+        lines = [f"{self.variant}  hand {s.hand_number + 1}  turn {self.turn}"
+                 + ("  (game over)" if self.game_over else "")]
+        lines.append(
+            f"top {card_text(s.top)}  suit {SUITS[s.suit]}  stock {len(s.stock)}  "
+            f"direction {'clockwise' if s.direction == 1 else 'counter-clockwise'}"
+            + (f"  pending draw {s.pending}" if s.pending else "")
+        )
+        for p in range(self.num_players):
+            mark = ">" if p == self.current_player else " "
+            cards = sorted(s.hands[p], key=sort_key)
+            shown = cards_text(cards) if seat is None or seat == p else f"{len(cards)} cards"
+            lines.append(f"{mark} player {p}: {shown}  (score {s.scores[p]})")
+        if self.game_over:
+            lines.append("winners: " + ", ".join(f"player {w}" for w in self.winners)
+                         if self.winners else "truncated")
+        elif seat is None or seat == self.current_player:
+            lines.append("legal: " + ", ".join(self.legal_texts()))
+        return "\n".join(lines)
