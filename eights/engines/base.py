@@ -97,12 +97,16 @@ class GameRecord:
         return cls(**data)
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class PlayerView:
     """What one seat may know. Every observation, bot message and heuristic starts here.
 
     Seats are absolute (0..n-1); ``hand_sizes`` and ``scores`` are in seat
     order. ``legal_actions`` is empty unless the seat is the one to act.
+    A view is a snapshot made for its reader: its fields are immutable values
+    (ints, tuples), so nothing done to it reaches the game. (It is not a
+    frozen dataclass because frozen construction costs several microseconds
+    per observation.)
     """
 
     variant: str

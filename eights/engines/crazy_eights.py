@@ -35,8 +35,6 @@ from .pile import (
     pile_actions,
 )
 
-POINTS = (1, 2, 3, 4, 5, 6, 7, 50, 9, 10, 20, 20, 20)  # by rank 1..13
-
 
 @dataclasses.dataclass(frozen=True)
 class CrazyEightsConfig(PileConfig):
@@ -54,11 +52,10 @@ class CrazyEightsGame(PileEngine):
     variant = "crazy_eights"
     Config = CrazyEightsConfig
     actions = pile_actions()
+    points_by_rank = (1, 2, 3, 4, 5, 6, 7, 50, 9, 10, 20, 20, 20)
+    attack_ranks = {KING: 3, QUEEN: 2, JACK: 1}
 
     config: CrazyEightsConfig
-
-    def card_points(self, c: int) -> int:
-        return POINTS[RANK[c] - 1]
 
     # ---------------------------------------------------------------- legal
     def _legal(self) -> list[int]:

@@ -36,9 +36,11 @@ SUIT_ACTION = NUM_STANDARD          # "suit C" .. "suit S" are 52..55
 DRAW = NUM_STANDARD + 4             # 56
 PASS = NUM_STANDARD + 5             # 57
 
-# Phases: what the player to act is deciding.
-PLAY, CHOOSE_SUIT, AFTER_DRAW = 0, 1, 2
-PHASE_NAMES = {PLAY: "play", CHOOSE_SUIT: "choose suit", AFTER_DRAW: "after draw"}
+# Phases: what the player to act is deciding. Every pile variant shares one list
+# so observations encode the phase the same way everywhere.
+PLAY, CHOOSE_SUIT, AFTER_DRAW, CALL_LAST_CARD, CHALLENGE = 0, 1, 2, 3, 4
+PHASE_NAMES = ("play", "choose suit", "after draw", "last card", "challenge")
+NO_SEAT = -1
 
 
 def pile_actions(*extra: str) -> ActionSet:
@@ -90,9 +92,10 @@ class PileState(State):
     hand_number: int
     first: int                  # who played first this hand
     stuck: int                  # consecutive turns in which no card could move
+    offender: int = NO_SEAT     # a seat others may act against now (a missed call)
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class PileView(PlayerView):
     """A seat's view of a pile game: its hand and everything public."""
 
@@ -105,6 +108,7 @@ class PileView(PlayerView):
     phase: str
     drawn_card: int          # the card this seat just drew, while deciding to play it
     hand_number: int
+    offender: int            # the seat others may challenge now (a missed call), else -1
 
 
 class PileEngine(Engine):
@@ -116,6 +120,10 @@ class PileEngine(Engine):
     reshuffle_when_empty: ClassVar[bool] = True
     #: True where the lowest points win (penalty scoring), False where points are won
     low_score_wins: ClassVar[bool] = False
+    #: points of a card left in hand, by rank (ace first)
+    points_by_rank: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+    #: ranks whose effect hurts the next player, weighted by how much (for heuristics)
+    attack_ranks: ClassVar[dict[int, int]] = {}
 
     state: PileState
 
@@ -188,6 +196,7 @@ class PileEngine(Engine):
         s.drawn = NO_CARD
         s.pending = 0
         s.stuck = 0
+        s.offender = NO_SEAT
         self._log.append(("deal", first, NO_CARD, s.hand_number))
         self._turn_up_starter()
 
@@ -291,7 +300,7 @@ class PileEngine(Engine):
 
     # ------------------------------------------------------------ scoring
     def card_points(self, c: int) -> int:
-        raise NotImplementedError
+        return self.points_by_rank[RANK[c] - 1]
 
     def hand_points(self, seat: int) -> int:
         return sum(self.card_points(c) for c in self.state.hands[seat])
@@ -345,31 +354,24 @@ class PileEngine(Engine):
         return [sign * (x - mean) / 100.0 for x in scores]
 
     # ------------------------------------------------------------ views
-    def _view_fields(self, seat: int) -> dict:
-        s = self.state
-        over = self.terminated or self.truncated
-        hand = s.hands[seat][:]
-        hand.sort(key=sort_key)
-        return dict(
-            variant=self.variant, config=self.config, seat=seat,
-            current_player=-1 if over else s.current,
-            hand=tuple(hand),
-            hand_sizes=tuple(len(h) for h in s.hands),
-            scores=tuple(s.scores),
-            legal_actions=tuple(self._legal_now) if (seat == s.current and not over) else (),
-            turn=self.turn, game_over=over,
-            _log=self._log, _log_len=len(self._log), _private=self.private_events,
-            top=s.top, active_suit=s.suit, direction=s.direction, stock_size=len(s.stock),
-            discard_counts=tuple(s.discard_counts), pending_draw=s.pending,
-            phase=PHASE_NAMES.get(s.phase, str(s.phase)),
-            drawn_card=s.drawn if (seat == s.current and s.phase == AFTER_DRAW) else NO_CARD,
-            hand_number=s.hand_number,
-        )
-
     def view(self, seat: int) -> PileView:
         if not 0 <= seat < self.num_players:
-            raise ValueError(f"seat {seat!r} is not at this table: seats are 0..{self.num_players-1}")
-        return PileView(**self._view_fields(seat))
+            raise ValueError(
+                f"seat {seat!r} is not at this table: seats are 0..{self.num_players - 1}")
+        s = self.state
+        over = self.terminated or self.truncated
+        to_act = seat == s.current and not over
+        hand = s.hands[seat][:]
+        hand.sort(key=sort_key)
+        return PileView(
+            self.variant, self.config, seat, -1 if over else s.current, tuple(hand),
+            tuple(map(len, s.hands)), tuple(s.scores),
+            tuple(self._legal_now) if to_act else (), self.turn, over,
+            self._log, len(self._log), self.private_events,
+            s.top, s.suit, s.direction, len(s.stock), tuple(s.discard_counts), s.pending,
+            PHASE_NAMES[s.phase], s.drawn if (to_act and s.phase == AFTER_DRAW) else NO_CARD,
+            s.hand_number, s.offender,
+        )
 
     def render(self, seat: int | None = None) -> str:
         s = self.state

@@ -1,0 +1,47 @@
+"""The one interface every agent kind shares, and the loop that seats agents at a game.
+
+An agent maps what a seat may know (a :class:`~eights.engines.base.PlayerView`,
+whose ``legal_actions`` lists the choices) to one legal action id. Random,
+heuristic, search, trained-model and external-program agents all look the
+same from outside, so tournaments and the protocol treat them alike.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+
+from ..engines.base import Engine, PlayerView
+
+
+class Agent(ABC):
+    """Maps a :class:`PlayerView` to a legal action id."""
+
+    #: the spec string that makes this agent (``"random"``, ``"heuristic"``...)
+    name: str = "agent"
+
+    def __init__(self, seed: int | None = None):
+        self.rng = random.Random(seed)
+
+    def seed(self, seed: int | None) -> None:
+        """Reseed the agent's own generator (tournaments do this per game)."""
+        self.rng.seed(seed)
+
+    @abstractmethod
+    def act(self, view: PlayerView) -> int:
+        """One of ``view.legal_actions``."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+def play_game(engine: Engine, agents: Sequence[Agent]) -> Engine:
+    """Play ``engine`` to its end, seat ``i`` played by ``agents[i]``; returns the engine."""
+    if len(agents) != engine.num_players:
+        raise ValueError(f"{len(agents)} agents for a {engine.num_players}-player game")
+    while not engine.game_over:
+        seat = engine.current_player
+        action = agents[seat].act(engine.view(seat))
+        engine.step(action)
+    return engine

@@ -1,0 +1,160 @@
+"""The PettingZoo AEC environment shared by every variant.
+
+An :class:`EightsEnv` wraps one engine. Who acts is the engine's answer
+(``agent_selection`` follows :attr:`Engine.current_player`, out of turn
+included); observations are ``{"observation", "action_mask"}`` built from the
+seat's :class:`~eights.engines.base.PlayerView` by the variant's encoder;
+rewards come at the end (+1 winners, -1 others, or points with
+``reward="score"``); a game past ``max_turns`` is truncated.
+
+An illegal action raises :class:`~eights.engines.base.IllegalActionError`
+naming the action and the legal ones, and leaves the game as it was
+(PettingZoo's ``TerminateIllegalWrapper`` would instead end the game, which
+hides bugs in agents).
+
+``env()`` returns this class itself rather than wrapping it in PettingZoo's
+``OrderEnforcingWrapper`` and ``AssertOutOfBoundsWrapper``: it makes both
+checks itself (calls before ``reset`` and out-of-range actions raise clear
+errors), and each wrapper layer forwards every attribute read through
+``__getattr__``, which cost more than the game itself on every step.
+
+``reset(seed=..., options={"deck": [...], "first_player": k})`` starts from a
+stacked deck, as the engine does.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+
+from ..engines.base import Engine
+
+RESET_OPTIONS = ("deck", "first_player")
+
+
+class EightsEnv(AECEnv):
+    """AEC env over an ``eights`` engine; see the module docstring."""
+
+    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False,
+                "render_fps": 1}
+
+    def __init__(self, engine_cls: type[Engine], encoder_factory: Callable[[Any], Any],
+                 render_mode: str | None = None, **options: Any):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode={render_mode!r} is not allowed; use one of "
+                f"{', '.join(self.metadata['render_modes'])} or None"
+            )
+        self.render_mode = render_mode
+        self.config = engine_cls.Config.from_options(**options)
+        self.engine = engine_cls(self.config, seed=0)
+        self.encoder = encoder_factory(self.config)
+        self.metadata = dict(self.metadata, name=f"{engine_cls.variant}_v0")
+        n = self.config.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        num_actions = len(engine_cls.actions)
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (num_actions,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
+        self._num_actions = num_actions
+        self._seed_rng: np.random.Generator | None = None
+        self.agents: list[str] = []
+
+    # PettingZoo asks for spaces through these methods.
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None or self._seed_rng is None:
+            self._seed_rng, _ = seeding.np_random(seed)
+        game_seed = int(self._seed_rng.integers(2**63 - 1))
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(RESET_OPTIONS))
+        if unknown:
+            warnings.warn(
+                f"reset options {unknown} are not used; the reset options are "
+                f"{', '.join(RESET_OPTIONS)}", stacklevel=2,
+            )
+        self.engine.reset(seed=game_seed, deck=options.get("deck"),
+                          first_player=options.get("first_player"))
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._sync()
+
+    def _sync(self) -> None:
+        """Point agent_selection at the engine's player; hand out rewards at the end."""
+        engine = self.engine
+        if not engine.game_over:
+            self.agent_selection = self.possible_agents[engine.current_player]
+            return
+        returns = engine.returns()
+        for agent in self.agents:
+            seat = self._seat[agent]
+            self.rewards[agent] = returns[seat]
+            self.terminations[agent] = engine.terminated
+            self.truncations[agent] = engine.truncated
+            self.infos[agent] = {"winners": list(engine.winners),
+                                 "scores": list(engine.final_scores())}
+        self._accumulate_rewards()
+
+    def _require_reset(self, what: str) -> None:
+        if self._seed_rng is None:
+            raise RuntimeError(f"{what} was called before reset(); call env.reset() first")
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat.get(agent)
+        if seat is None or self._seed_rng is None:
+            self._require_reset("observe()")
+            raise KeyError(f"agent {agent!r} is not in this env; agents are "
+                           f"{', '.join(self.possible_agents)}")
+        view = self.engine.view(seat)
+        mask = np.zeros(self._num_actions, dtype=np.int8)
+        if view.legal_actions:
+            mask[list(view.legal_actions)] = 1
+        return {"observation": self.encoder.encode(view), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        self._require_reset("step()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.engine.step(action)
+        self._sync()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        self._require_reset("render()")
+        if self.render_mode is None:
+            warnings.warn("render() called without a render_mode; pass render_mode='ansi' "
+                          "or 'human' to env()", stacklevel=2)
+            return None
+        text = self.engine.render()
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+

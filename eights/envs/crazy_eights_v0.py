@@ -1,0 +1,80 @@
+"""Crazy Eights: PettingZoo AEC environment.
+
+2-8 players shed their hands onto one discard pile, matching its rank or
+suit; 8s are wild and name the suit; J reverses (a skip with two players),
+Q skips, K makes the next player draw two. Rules:
+``../shared/rules/crazy_eights.txt``; interpretations:
+``docs/rules/crazy_eights.md``.
+
+| | |
+| --- | --- |
+| Import | `from eights.envs import crazy_eights_v0` |
+| Agents | `player_0` .. `player_{n-1}` |
+| Actions | Discrete(58) |
+| Observations | Dict(`observation`: Box(0, 1, (218 + 4n,), float32), `action_mask`: Box(0, 1, (58,), int8)) |
+| Rewards | +1 winner(s), -1 others at the end; `reward="score"`: points vs the table mean / 100 |
+| Options | `num_players` (2-8), `num_decks` (2), `hand_size` (7), `match` (False), `target_score` (500), `king_draw` (2), `reward`, `max_turns` (2000) |
+
+## Action space
+
+| id | text | when |
+| --- | --- | --- |
+| 0-51 | `play <card>` (card id = suit*13 + rank-1; suits C, D, H, S) | a card matching the top card's rank or the suit to follow, or any 8; after a draw only the drawn card |
+| 52-55 | `suit C`, `suit D`, `suit H`, `suit S` | right after playing an 8 |
+| 56 | `draw` | your turn, while a card can be drawn (even if you could play) |
+| 57 | `pass` | after drawing a playable card you keep; forced otherwise |
+
+Steps with one legal action (an unplayable draw's pass) are applied by the
+engine and never reach an agent.
+
+## Observation space
+
+Seats are relative to the observer. With n players (n = 2 shown):
+
+| index | feature | meaning |
+| --- | --- | --- |
+| 0-51 | `hand` | copies of each card in the observer's hand / num_decks |
+| 52-103 | `top` | one-hot: the top card of the discard pile |
+| 104-107 | `suit` | one-hot: the suit to follow (C, D, H, S), an 8's choice included |
+| 108-112 | `phase` | one-hot: play, choose suit, after draw, last card, challenge |
+| 113-164 | `drawn` | one-hot: the card the observer just drew, while deciding whether to play it |
+| 165 | `pending` | cards the player to act must pick up (stacked 2s) / 20, at most 1 |
+| 166 | `direction` | 1 clockwise, 0 reversed |
+| 167-168 | `to_act` | one-hot: who acts now, relative seat (0 = observer) |
+| 169 | `hand_sizes` | each opponent's hand size / total cards, relative seat order |
+| 170 | `offender` | one-hot: the opponent whose missed call may be challenged |
+| 171 | `stock` | stock size / total cards |
+| 172-223 | `discards` | copies of each card in the discard pile / num_decks |
+| 224-225 | `scores` | match scores / 500, at most 1, observer first |
+
+`to_act` and `scores` have n entries, `hand_sizes` and `offender` n - 1;
+indices after them shift accordingly. `action_mask` is all zeros for a seat
+that is not to act.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo import AECEnv
+
+from ..engines.crazy_eights import CrazyEightsConfig, CrazyEightsGame
+from .base import EightsEnv
+from .encoding import PileEncoder
+
+
+def encoder(config: CrazyEightsConfig) -> PileEncoder:
+    return PileEncoder(config, score_scale=config.target_score)
+
+
+class raw_env(EightsEnv):
+    def __init__(self, render_mode: str | None = None, **options: Any):
+        super().__init__(CrazyEightsGame, encoder, render_mode=render_mode, **options)
+
+
+def env(render_mode: str | None = None, **options: Any) -> AECEnv:
+    """The env; ``options`` are the game's config options (``num_players=4``).
+
+    It checks call order and action bounds itself (see :mod:`eights.envs.base`).
+    """
+    return raw_env(render_mode=render_mode, **options)

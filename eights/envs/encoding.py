@@ -1,0 +1,112 @@
+"""Observation vectors made from a :class:`~eights.engines.pile.PileView`.
+
+The encoder reads the view and nothing else, so an observation can hold no
+more than the seat may know. Every feature is scaled into ``[0, 1]``; seats
+are relative to the observer (the next seat in clockwise order first), so a
+policy learned in one seat plays in any other.
+
+The layout is computed once per config; :meth:`PileEncoder.table` prints it
+as the Markdown table the env docstrings carry.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import NUM_STANDARD
+from ..engines.pile import PHASE_NAMES, PileConfig, PileView
+
+_PENDING_SCALE = 20.0
+
+
+class PileEncoder:
+    """Encodes a pile variant's :class:`PileView` into a float32 vector."""
+
+    def __init__(self, config: PileConfig, score_scale: float):
+        n = config.num_players
+        self.num_decks = config.num_decks
+        self.total_cards = 52 * config.num_decks
+        self.score_scale = float(score_scale)
+        parts = [
+            ("hand", NUM_STANDARD, "copies of each card in the observer's hand / num_decks"),
+            ("top", NUM_STANDARD, "one-hot: the top card of the discard pile"),
+            ("suit", 4, "one-hot: the suit to follow (C, D, H, S), an 8's choice included"),
+            ("phase", len(PHASE_NAMES), "one-hot: " + ", ".join(PHASE_NAMES)),
+            ("drawn", NUM_STANDARD, "one-hot: the card the observer just drew, while deciding "
+                                    "whether to play it"),
+            ("pending", 1, f"cards the player to act must pick up (stacked 2s) / "
+                           f"{_PENDING_SCALE:g}, at most 1"),
+            ("direction", 1, "1 clockwise, 0 reversed"),
+            ("to_act", n, "one-hot: who acts now, relative seat (0 = observer)"),
+            ("hand_sizes", n - 1, "each opponent's hand size / total cards, relative seat order"),
+            ("offender", n - 1, "one-hot: the opponent whose missed call may be challenged"),
+            ("stock", 1, "stock size / total cards"),
+            ("discards", NUM_STANDARD, "copies of each card in the discard pile / num_decks"),
+            ("scores", n, f"match scores / {score_scale:g}, at most 1, observer first"),
+        ]
+        self.parts = parts
+        self.offsets: dict[str, int] = {}
+        pos = 0
+        for name, width, _ in parts:
+            self.offsets[name] = pos
+            pos += width
+        self.size = pos
+
+    def table(self) -> str:
+        rows = ["| index | feature | meaning |", "| --- | --- | --- |"]
+        for name, width, doc in self.parts:
+            start = self.offsets[name]
+            span = str(start) if width == 1 else f"{start}-{start + width - 1}"
+            rows.append(f"| {span} | `{name}` | {doc} |")
+        return "\n".join(rows)
+
+    def encode(self, view: PileView) -> np.ndarray:
+        """A fresh observation vector for ``view``.
+
+        One-hot and scaled entries are gathered into index/value lists and
+        written with one fancy-index assignment: per-element numpy writes
+        would cost more than the whole engine step.
+        """
+        o = self.offsets
+        inv_decks = 1.0 / self.num_decks
+        total = self.total_cards
+        n = len(view.hand_sizes)
+        seat = view.seat
+        idx = [o["top"] + view.top, o["suit"] + view.active_suit,
+               o["phase"] + PHASE_NAMES.index(view.phase), o["pending"], o["direction"],
+               o["stock"]]
+        val = [1.0, 1.0, 1.0, min(view.pending_draw / _PENDING_SCALE, 1.0),
+               1.0 if view.direction == 1 else 0.0, view.stock_size / total]
+        if view.drawn_card >= 0:
+            idx.append(o["drawn"] + view.drawn_card)
+            val.append(1.0)
+        if view.current_player >= 0:
+            idx.append(o["to_act"] + (view.current_player - seat) % n)
+            val.append(1.0)
+        if view.offender >= 0 and view.offender != seat:
+            idx.append(o["offender"] + (view.offender - seat) % n - 1)
+            val.append(1.0)
+        sizes, scores, scale = view.hand_sizes, view.scores, self.score_scale
+        hs, sc = o["hand_sizes"], o["scores"]
+        for k in range(n):
+            other = (seat + k) % n
+            if k:
+                idx.append(hs + k - 1)
+                val.append(sizes[other] / total)
+            idx.append(sc + k)
+            val.append(min(scores[other] / scale, 1.0))
+        hand, prev = o["hand"], -1
+        for c in view.hand:  # sorted, so copies of a card are adjacent
+            if c == prev:
+                val[-1] += inv_decks
+            else:
+                idx.append(hand + c)
+                val.append(inv_decks)
+                prev = c
+        out = np.zeros(self.size, dtype=np.float32)
+        out[idx] = val
+        d = o["discards"]
+        out[d:d + NUM_STANDARD] = view.discard_counts[:NUM_STANDARD]
+        if self.num_decks != 1:
+            out[d:d + NUM_STANDARD] *= inv_decks
+        return out
