@@ -53,7 +53,7 @@ class CrazyEightsGame(PileEngine):
     Config = CrazyEightsConfig
     actions = pile_actions()
     points_by_rank = (1, 2, 3, 4, 5, 6, 7, 50, 9, 10, 20, 20, 20)
-    attack_ranks = {KING: 3, QUEEN: 2, JACK: 1}
+    attack_ranks: ClassVar[dict[int, int]] = {KING: 3, QUEEN: 2, JACK: 1}
 
     config: CrazyEightsConfig
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -41,8 +41,9 @@ RESET_OPTIONS = ("deck", "first_player")
 class EightsEnv(AECEnv):
     """AEC env over an ``eights`` engine; see the module docstring."""
 
-    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False,
-                "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1,
+    }
 
     def __init__(self, engine_cls: type[Engine], encoder_factory: Callable[[Any], Any],
                  render_mode: str | None = None, **options: Any):
