@@ -1,6 +1,6 @@
 """Agents: every kind behind one interface, made from a spec string.
 
-Specs: ``"random"``, ``"heuristic"``. Later kinds (``"ismcts"``,
+Specs: ``"random"``, ``"greedy"``, ``"heuristic"``. Later kinds (``"ismcts"``,
 ``"policy:PATH"``, ``"exec:COMMAND"``) register here too.
 """
 
@@ -11,12 +11,14 @@ from collections.abc import Callable
 from ..config import ConfigError
 from ..engines import engine_class
 from .base import Agent, play_game
+from .greedy import GreedyAgent
 from .heuristic import PileHeuristic
 from .random_agent import RandomAgent
 
 #: spec kind -> factory(variant, argument, seed)
 AGENT_KINDS: dict[str, Callable[[str, str, int | None], Agent]] = {
     "random": lambda variant, arg, seed: RandomAgent(seed),
+    "greedy": lambda variant, arg, seed: GreedyAgent(seed),
     "heuristic": lambda variant, arg, seed: PileHeuristic(seed),
 }
 
@@ -33,4 +35,4 @@ def make_agent(spec: str, variant: str, seed: int | None = None) -> Agent:
     return agent
 
 
-__all__ = ["AGENT_KINDS", "Agent", "PileHeuristic", "RandomAgent", "make_agent", "play_game"]
+__all__ = ["AGENT_KINDS", "Agent", "GreedyAgent", "PileHeuristic", "RandomAgent", "make_agent", "play_game"]

@@ -1,0 +1,85 @@
+"""Livery Eights: PettingZoo AEC environment.
+
+The Worshipful Company's Crazy Eights: 5 cards each, one deck; you must play
+if you can, else pick up one card; 8s are wild and nominate a suit, Aces skip
+the next player, Queens reverse, 2s stack (+2 each); a player left with one
+card must call "last card" before the next player acts, or anyone may
+challenge them for a two-card penalty. Lowest points win; a match is five
+games. Rules: ``../shared/rules/livery_eights.txt``; interpretations:
+``docs/rules/livery_eights.md``.
+
+| | |
+| --- | --- |
+| Import | `from eights.envs import livery_eights_v0` |
+| Agents | `player_0` .. `player_{n-1}` |
+| Actions | Discrete(60) |
+| Observations | Dict(`observation`: Box(0, 1, (218 + 4n,), float32), `action_mask`: Box(0, 1, (60,), int8)) |
+| Rewards | +1 winner(s), -1 others at the end; `reward="score"`: minus points vs the table mean / 100 |
+| Options | `num_players` (2-8), `num_decks` (1), `hand_size` (5), `match` (False), `match_games` (5), `reshuffle_empty_stock` (False), `must_stack_twos` (False), `last_card_penalty` (2), `reward`, `max_turns` (2000) |
+
+## Action space
+
+| id | text | when |
+| --- | --- | --- |
+| 0-51 | `play <card>` (card id = suit*13 + rank-1; suits C, D, H, S) | a card matching the top card's rank or the suit to follow, or any 8; only 2s while 2s are pending |
+| 52-55 | `suit C`, `suit D`, `suit H`, `suit S` | right after playing an 8 |
+| 56 | `draw` | pick up one card when you cannot play, or pick up the pending 2s |
+| 57 | `pass` | stay silent instead of calling "last card", or decline to challenge; forced when the stock is empty and you cannot play |
+| 58 | `last card` | right after your play left you one card |
+| 59 | `challenge` | out of turn, when the player who just went down to one card did not call |
+
+Steps with one legal action (a forced pick-up, a missed turn) are applied by
+the engine and never reach an agent.
+
+## Observation space
+
+Seats are relative to the observer. With n players (n = 2 shown):
+
+| index | feature | meaning |
+| --- | --- | --- |
+| 0-51 | `hand` | copies of each card in the observer's hand / num_decks |
+| 52-103 | `top` | one-hot: the top card of the discard pile |
+| 104-107 | `suit` | one-hot: the suit to follow (C, D, H, S), an 8's choice included |
+| 108-112 | `phase` | one-hot: play, choose suit, after draw, last card, challenge |
+| 113-164 | `drawn` | one-hot: the card the observer just drew, while deciding whether to play it |
+| 165 | `pending` | cards the player to act must pick up (stacked 2s) / 20, at most 1 |
+| 166 | `direction` | 1 clockwise, 0 reversed |
+| 167-168 | `to_act` | one-hot: who acts now, relative seat (0 = observer) |
+| 169 | `hand_sizes` | each opponent's hand size / total cards, relative seat order |
+| 170 | `offender` | one-hot: the opponent whose missed call may be challenged |
+| 171 | `stock` | stock size / total cards |
+| 172-223 | `discards` | copies of each card in the discard pile / num_decks |
+| 224-225 | `scores` | match scores / 100, at most 1, observer first |
+
+`to_act` and `scores` have n entries, `hand_sizes` and `offender` n - 1;
+indices after them shift accordingly. `action_mask` is all zeros for a seat
+that is not to act.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo import AECEnv
+
+from ..engines.livery_eights import LiveryEightsConfig, LiveryEightsGame
+from .base import EightsEnv
+from .encoding import PileEncoder
+
+
+def encoder(config: LiveryEightsConfig) -> PileEncoder:
+    games = config.match_games if config.match else 1
+    return PileEncoder(config, score_scale=100 * games)
+
+
+class raw_env(EightsEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
+    def __init__(self, render_mode: str | None = None, **options: Any):
+        super().__init__(LiveryEightsGame, encoder, render_mode=render_mode, **options)
+
+
+def env(render_mode: str | None = None, **options: Any) -> AECEnv:
+    """The env; ``options`` are the game's config options (``num_players=4``).
+
+    It checks call order and action bounds itself (see :mod:`eights.envs.base`).
+    """
+    return raw_env(render_mode=render_mode, **options)

@@ -1,0 +1,87 @@
+"""Playthroughs: a whole seeded game as text, every view, legal action list and event.
+
+OpenSpiel keeps such files per game; so do we (``tests/playthroughs/``). A
+change to the rules, the views or the notation shows up as a diff to review
+instead of a surprise. Regenerate them with
+``EIGHTS_UPDATE_PLAYTHROUGHS=1 pytest tests/test_playthroughs.py`` after
+checking that the diff is intended.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+from .cards import NO_CARD, SUITS, card_text, cards_text
+from .engines import make_game
+from .engines.base import Event, PlayerView
+
+
+def event_text(e: Event) -> str:
+    """One event in the notation, e.g. ``player 1 draw ??`` or ``player 0 play 8S``."""
+    who = f"player {e.player}" if e.player >= 0 else "table"
+    card = "" if e.card == NO_CARD and e.kind not in ("draw",) else (
+        " ??" if e.card == NO_CARD else f" {card_text(e.card)}")
+    arg = ""
+    if e.kind == "suit":
+        arg = f" {SUITS[e.arg]}"
+    elif e.arg != -1:
+        arg = f" ({e.arg})"
+    return f"{who} {e.kind}{card}{arg}"
+
+
+def view_text(view: PlayerView) -> str:
+    """A view's fields, one line, cards in notation."""
+    parts = []
+    for f in dataclasses.fields(view):
+        if f.name.startswith("_") or f.name in ("variant", "config"):
+            continue
+        value: Any = getattr(view, f.name)
+        if f.name == "hand":
+            value = f"[{cards_text(value)}]"
+        elif f.name == "active_suit":
+            value = SUITS[value] if value >= 0 else "-"
+        elif f.name in ("top", "drawn_card"):
+            value = card_text(value) if value != NO_CARD else "-"
+        elif f.name == "discard_counts":
+            value = f"[{cards_text(c for c, k in enumerate(value) for _ in range(k))}]"
+        elif f.name == "legal_actions":
+            continue
+        parts.append(f"{f.name}={value}")
+    return " ".join(parts)
+
+
+def playthrough(variant: str, seed: int, actions_seed: int = 0, **config: Any) -> str:
+    """Play one game with seeded random decisions and write down everything.
+
+    Decisions are uniform among the card plays when there are any, else among
+    all legal actions: uniform over everything draws so often that games run
+    to thousands of turns.
+    """
+    game = make_game(variant, seed=seed, **config)
+    rng = random.Random(actions_seed)
+    lines = [f"variant: {variant}", f"config: {game.config.to_dict()}", f"seed: {seed}",
+             f"actions_seed: {actions_seed}", ""]
+    shown = 0
+    while True:
+        log = game.events
+        for e in log[shown:]:
+            lines.append(f"  event: {event_text(e)}")
+        shown = len(log)
+        if game.game_over:
+            break
+        lines.append(f"turn {game.turn}: player {game.current_player} to act")
+        for seat in range(game.num_players):
+            lines.append(f"  view {seat}: {view_text(game.view(seat))}")
+        legal = game.legal_texts()
+        lines.append(f"  legal: {', '.join(legal)}")
+        plays = [t for t in legal if t.startswith("play ")] or legal
+        choice = plays[rng.randrange(len(plays))]
+        lines.append(f"  action: {choice}")
+        game.step(choice)
+    lines.append(f"terminated: {game.terminated} truncated: {game.truncated}")
+    lines.append(f"winners: {list(game.winners)} scores: {list(game.final_scores())} "
+                 f"returns: {game.returns()}")
+    lines.append(f"record: {game.record().to_json()}")
+    return "\n".join(lines) + "\n"

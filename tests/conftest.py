@@ -1,0 +1,42 @@
+"""Shared test helpers: which variants exist, and their configs to sweep."""
+
+from __future__ import annotations
+
+import importlib.util
+
+from eights.engines import VARIANTS
+
+
+def available_variants() -> list[str]:
+    """Variants whose engine module exists (variants land one by one)."""
+    out = []
+    for variant, target in VARIANTS.items():
+        module = target.split(":")[0]
+        if importlib.util.find_spec(module) is not None:
+            out.append(variant)
+    return out
+
+
+#: (variant, config) pairs swept by property and env tests
+MAX_PLAYERS = {"crazy_eights": 8, "livery_eights": 8}
+CONFIGS = [
+    ("crazy_eights", {"num_players": 2}),
+    ("crazy_eights", {"num_players": 4}),
+    ("crazy_eights", {"num_players": 8}),
+    ("crazy_eights", {"num_players": 3, "match": True, "target_score": 150}),
+    ("crazy_eights", {"num_players": 8, "num_decks": 1, "hand_size": 6}),
+    ("livery_eights", {"num_players": 2}),
+    ("livery_eights", {"num_players": 4}),
+    ("livery_eights", {"num_players": 8}),
+    ("livery_eights", {"num_players": 3, "match": True}),
+]
+
+
+def configs() -> list[tuple[str, dict]]:
+    have = set(available_variants())
+    return [(v, c) for v, c in CONFIGS if v in have]
+
+
+def config_id(pair: tuple[str, dict]) -> str:
+    variant, config = pair
+    return variant + "-" + "-".join(f"{k}={v}" for k, v in config.items())

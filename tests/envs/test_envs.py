@@ -1,0 +1,129 @@
+"""Every env passes PettingZoo's own tests and keeps the promises of its docstring."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from eights import IllegalActionError
+from eights.envs import env_module
+from eights.envs.base import EightsEnv
+from tests.conftest import MAX_PLAYERS, available_variants
+
+VARIANTS = available_variants()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("players", ["2", "4", "max"])
+def test_pettingzoo_api_and_seed(variant: str, players: str) -> None:
+    n = MAX_PLAYERS[variant] if players == "max" else int(players)
+    module = env_module(variant)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(module.env(num_players=n), num_cycles=200)
+        seed_test(lambda: module.env(num_players=n), num_cycles=200)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_docstring_documents_the_spaces(variant: str) -> None:
+    module = env_module(variant)
+    env = module.raw_env(num_players=2)
+    assert env.encoder.table() in module.__doc__
+    n_actions = env.action_space("player_0").n
+    assert f"Discrete({n_actions})" in module.__doc__
+    assert env.observation_space("player_0")["observation"].shape == (env.encoder.size,)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_illegal_action_raises_and_changes_nothing(variant: str) -> None:
+    env = env_module(variant).env(num_players=2)
+    env.reset(seed=1)
+    obs, *_ = env.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    before = env.unwrapped.engine.render()
+    with pytest.raises(IllegalActionError, match="not legal"):
+        env.step(illegal)
+    with pytest.raises(IllegalActionError, match="not in the action space"):
+        env.step(10_000)
+    assert env.unwrapped.engine.render() == before
+    obs2, *_ = env.last()
+    assert np.array_equal(obs["observation"], obs2["observation"])
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_calls_before_reset_are_clear_errors(variant: str) -> None:
+    env = env_module(variant).env(num_players=2)
+    with pytest.raises(RuntimeError, match="before reset"):
+        env.step(0)
+
+
+def test_unknown_render_mode_and_option_are_refused() -> None:
+    module = env_module("crazy_eights")
+    with pytest.raises(ValueError, match="render_mode"):
+        module.env(render_mode="rgb_array")
+    from eights import ConfigError
+    with pytest.raises(ConfigError, match="unknown option"):
+        module.env(num_playerz=3)
+
+
+def test_only_the_player_to_act_has_a_mask_and_obs_match_views() -> None:
+    env = env_module("crazy_eights").env(num_players=3)
+    env.reset(seed=5)
+    raw: EightsEnv = env.unwrapped
+    for agent in env.possible_agents:
+        obs = raw.observe(agent)
+        seat = raw._seat[agent]
+        view = raw.engine.view(seat)
+        assert obs["observation"].dtype == np.float32
+        assert np.array_equal(obs["observation"], raw.encoder.encode(view))
+        if agent == env.agent_selection:
+            assert set(np.flatnonzero(obs["action_mask"])) == set(raw.engine.legal_actions())
+        else:
+            assert not obs["action_mask"].any()
+
+
+def test_stacked_deck_reset_option_and_render() -> None:
+    from eights.engines.crazy_eights import CrazyEightsGame
+    deck = CrazyEightsGame.stacked_deck(
+        hands=[["8S", "KH", "2C", "3C", "4C", "5C", "6C"],
+               ["9D", "9H", "2D", "3D", "4D", "5D", "6D"]],
+        starter="KC", num_decks=2)
+    env = env_module("crazy_eights").env(num_players=2, render_mode="ansi")
+    env.reset(seed=0, options={"deck": deck, "first_player": 1})
+    assert env.agent_selection == "player_1"
+    text = env.render()
+    assert "top KC" in text and "player 0: 2C 3C 4C 5C 6C KH 8S" in text
+    env.step(env.unwrapped.engine.parse_action("draw"))
+    assert "player 1" in env.render()
+
+
+def test_game_end_rewards_and_dead_steps() -> None:
+    from eights.engines.crazy_eights import CrazyEightsGame
+    deck = CrazyEightsGame.stacked_deck(
+        hands=[["KC"], ["2D"]], starter="QC", num_decks=2)
+    env = env_module("crazy_eights").env(num_players=2, hand_size=1)
+    env.reset(seed=0, options={"deck": deck, "first_player": 0})
+    env.step(env.unwrapped.engine.parse_action("play KC"))
+    assert env.terminations == {"player_0": True, "player_1": True}
+    assert env.rewards == {"player_0": 1.0, "player_1": -1.0}
+    _, reward, term, _, info = env.last()
+    assert term and info["winners"] == [0]
+    for _ in env.agent_iter():
+        env.step(None)
+    assert env.agents == []
+
+
+def test_truncation_past_the_turn_limit() -> None:
+    env = env_module("crazy_eights").env(num_players=2, max_turns=3)
+    env.reset(seed=2)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        if term or trunc:
+            assert trunc and not term and reward == 0.0
+            env.step(None)
+            continue
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert env.agents == []

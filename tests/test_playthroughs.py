@@ -1,0 +1,38 @@
+"""Golden playthroughs: a seeded game per variant and config, compared to the stored text."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from eights.playthrough import playthrough
+from tests.conftest import available_variants
+
+HERE = Path(__file__).parent / "playthroughs"
+CASES = [
+    ("crazy_eights", 3, {"num_players": 2}),
+    ("crazy_eights", 4, {"num_players": 4}),
+    ("crazy_eights", 5, {"num_players": 3, "match": True, "target_score": 60}),
+    ("livery_eights", 3, {"num_players": 2}),
+    ("livery_eights", 4, {"num_players": 4}),
+    ("livery_eights", 5, {"num_players": 3, "match": True, "match_games": 2}),
+]
+
+
+def case_id(case: tuple) -> str:
+    variant, seed, config = case
+    return f"{variant}-seed{seed}-" + "-".join(f"{k}{v}" for k, v in config.items())
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c[0] in available_variants()], ids=case_id)
+def test_playthrough_matches_golden_file(case: tuple) -> None:
+    variant, seed, config = case
+    text = playthrough(variant, seed=seed, **config)
+    path = HERE / f"{case_id(case)}.txt"
+    if os.environ.get("EIGHTS_UPDATE_PLAYTHROUGHS") or not path.exists():
+        if os.environ.get("CI") and not path.exists():
+            pytest.fail(f"{path} is missing; generate it with EIGHTS_UPDATE_PLAYTHROUGHS=1")
+        path.write_text(text)
+    assert text == path.read_text(), f"{path.name} changed; review the diff, then regenerate"
