@@ -35,4 +35,7 @@ def make_agent(spec: str, variant: str, seed: int | None = None) -> Agent:
     return agent
 
 
-__all__ = ["AGENT_KINDS", "Agent", "GreedyAgent", "PileHeuristic", "RandomAgent", "make_agent", "play_game"]
+__all__ = [
+    "AGENT_KINDS", "Agent", "GreedyAgent", "PileHeuristic", "RandomAgent", "make_agent",
+    "play_game",
+]

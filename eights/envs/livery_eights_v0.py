@@ -72,7 +72,7 @@ def encoder(config: LiveryEightsConfig) -> PileEncoder:
     return PileEncoder(config, score_scale=100 * games)
 
 
-class raw_env(EightsEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
+class raw_env(EightsEnv):  # PettingZoo names the unwrapped env class raw_env
     def __init__(self, render_mode: str | None = None, **options: Any):
         super().__init__(LiveryEightsGame, encoder, render_mode=render_mode, **options)
 

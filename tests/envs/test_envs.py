@@ -110,7 +110,7 @@ def test_game_end_rewards_and_dead_steps() -> None:
     assert env.terminations == {"player_0": True, "player_1": True}
     assert env.rewards == {"player_0": 1.0, "player_1": -1.0}
     _, reward, term, _, info = env.last()
-    assert term and info["winners"] == [0]
+    assert reward == 1.0 and term and info["winners"] == [0]
     for _ in env.agent_iter():
         env.step(None)
     assert env.agents == []
@@ -119,7 +119,7 @@ def test_game_end_rewards_and_dead_steps() -> None:
 def test_truncation_past_the_turn_limit() -> None:
     env = env_module("crazy_eights").env(num_players=2, max_turns=3)
     env.reset(seed=2)
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, reward, term, trunc, _ = env.last()
         if term or trunc:
             assert trunc and not term and reward == 0.0
