@@ -86,6 +86,10 @@ class ActionSet:
         """An id from an id or a text (numpy ints included)."""
         if isinstance(action, str):
             return self.parse(action)
+        if isinstance(action, (bool, float)):
+            raise ActionError(
+                f"action {action!r} is not in the action space: ids are 0..{len(self.texts) - 1}"
+            )
         try:
             as_int = int(action)  # numpy integer types
         except (TypeError, ValueError):

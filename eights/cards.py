@@ -66,6 +66,8 @@ def is_joker(card_id: int) -> bool:
 
 def card_text(card_id: int) -> str:
     """Canonical text of a card id, e.g. ``10H``, ``QS``, ``RJ``."""
+    if isinstance(card_id, bool):
+        raise CardError(f"card id {card_id!r} is not allowed: ids are 0..{NUM_KINDS - 1}")
     if 0 <= card_id < NUM_STANDARD:
         return RANK_TEXT[card_id % 13] + SUITS[card_id // 13]
     if card_id in JOKER_TEXT:

@@ -35,7 +35,7 @@ def view_text(view: PlayerView) -> str:
     """A view's fields, one line, cards in notation."""
     parts = []
     for f in dataclasses.fields(view):
-        if f.name.startswith("_") or f.name in ("variant", "config"):
+        if f.name in ("variant", "config", "seen_events"):
             continue
         value: Any = getattr(view, f.name)
         if f.name == "hand":

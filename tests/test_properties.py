@@ -7,6 +7,7 @@ from it change.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -118,7 +119,10 @@ def test_history_hides_other_seats_draws(pair: tuple[str, dict]) -> None:
         legal = game.legal_actions()
         game.step(legal[rng.randrange(len(legal))])
     for seat in range(game.num_players):
-        for event in game.view(seat).history():
+        view = game.view(seat)
+        serialised = dataclasses.asdict(view)["seen_events"]  # what a protocol would send
+        assert serialised == view.history()
+        for event in view.history():
             if event.kind == "draw" and event.player != seat:
                 assert event.card == -1
     referee = [e for e in game.events if e.kind == "draw"]

@@ -97,6 +97,40 @@ class GameRecord:
         return cls(**data)
 
 
+class SeatHistory:
+    """The event log as one seat may see it: other seats' private cards hidden.
+
+    It refers to the engine's log (the view stays cheap to make) but never
+    hands it out: :meth:`events`, equality and copying (``copy.deepcopy``,
+    ``dataclasses.asdict``) all see only the redacted events.
+    """
+
+    __slots__ = ("_length", "_log", "_private", "_seat")
+
+    def __init__(self, log: list, length: int, seat: int, private: frozenset):
+        self._log, self._length, self._seat, self._private = log, length, seat, private
+
+    def events(self) -> list[Event]:
+        seat, private = self._seat, self._private
+        out = []
+        for kind, player, card, arg in self._log[: self._length]:
+            if kind in private and player != seat:
+                card = NO_CARD
+            out.append(Event(kind, player, card, arg))
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SeatHistory) and self.events() == other.events()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __deepcopy__(self, memo: dict) -> list[Event]:
+        return self.events()
+
+    def __repr__(self) -> str:
+        return f"SeatHistory({self._length} events, seat {self._seat})"
+
+
 @dataclasses.dataclass(slots=True)
 class PlayerView:
     """What one seat may know. Every observation, bot message and heuristic starts here.
@@ -119,9 +153,7 @@ class PlayerView:
     legal_actions: tuple[int, ...]
     turn: int
     game_over: bool
-    _log: list = dataclasses.field(repr=False, compare=False)
-    _log_len: int = dataclasses.field(repr=False, compare=False)
-    _private: frozenset = dataclasses.field(repr=False, compare=False)
+    seen_events: SeatHistory = dataclasses.field(repr=False)
 
     @property
     def num_players(self) -> int:
@@ -129,13 +161,7 @@ class PlayerView:
 
     def history(self) -> list[Event]:
         """The public event log up to this view, with cards this seat may not see hidden."""
-        seat, private = self.seat, self._private
-        out = []
-        for kind, player, card, arg in self._log[: self._log_len]:
-            if kind in private and player != seat:
-                card = NO_CARD
-            out.append(Event(kind, player, card, arg))
-        return out
+        return self.seen_events.events()
 
 
 class Engine:
@@ -185,7 +211,8 @@ class Engine:
             self._check_deck(cards)
             self._stacked = self._initial_deck = cards
         if first_player is not None and not (
-            isinstance(first_player, (int, np.integer)) and 0 <= first_player < self.num_players
+            isinstance(first_player, (int, np.integer)) and not isinstance(first_player, bool)
+            and 0 <= first_player < self.num_players
         ):
             raise ConfigError(
                 f"{self.variant}: first_player={first_player!r} is not allowed; "

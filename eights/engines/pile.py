@@ -29,7 +29,7 @@ from ..cards import (
     standard_deck,
 )
 from ..config import ConfigError, GameConfig, option
-from .base import Engine, PlayerView, State
+from .base import Engine, PlayerView, SeatHistory, State
 
 # Action ids shared by the pile variants: "play <card>" is the card id.
 SUIT_ACTION = NUM_STANDARD          # "suit C" .. "suit S" are 52..55
@@ -115,6 +115,8 @@ class PileEngine(Engine):
     """Single discard pile, stock, hands, match; see the module docstring."""
 
     Config: ClassVar[type[PileConfig]] = PileConfig
+    #: the state dataclass; a variant with extra state subclasses PileState
+    state_class: ClassVar[type[PileState]] = PileState
     private_events = frozenset({"draw"})
     #: rebuild the stock from the discards (under the top card) when it runs out
     reshuffle_when_empty: ClassVar[bool] = True
@@ -170,7 +172,7 @@ class PileEngine(Engine):
         first = self.first_player_option
         if first is None:
             first = self.rng.randrange(n)
-        self.state = PileState(
+        self.state = self.state_class(
             hands=[[] for _ in range(n)], stock=[], discard=[], discard_counts=[0] * NUM_KINDS,
             top=NO_CARD, suit=-1, current=first, direction=1, phase=PLAY, drawn=NO_CARD,
             pending=0, scores=[0] * n, hand_number=0, first=first, stuck=0,
@@ -367,7 +369,7 @@ class PileEngine(Engine):
             self.variant, self.config, seat, -1 if over else s.current, tuple(hand),
             tuple(map(len, s.hands)), tuple(s.scores),
             tuple(self._legal_now) if to_act else (), self.turn, over,
-            self._log, len(self._log), self.private_events,
+            SeatHistory(self._log, len(self._log), seat, self.private_events),
             s.top, s.suit, s.direction, len(s.stock), tuple(s.discard_counts), s.pending,
             PHASE_NAMES[s.phase], s.drawn if (to_act and s.phase == AFTER_DRAW) else NO_CARD,
             s.hand_number, s.offender,

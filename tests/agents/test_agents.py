@@ -41,12 +41,14 @@ def test_bad_specs_name_the_kinds() -> None:
         make_agent("random", "uno")
 
 
+#: the heuristic's measured 2,000-game rate minus a margin (benchmarks/strength.py):
+#: crazy_eights 97.4%; livery_eights 72.2% (a must-play game leaves little to choose)
+MIN_RATE = {"crazy_eights": 0.9, "livery_eights": 0.65}
+
+
 @pytest.mark.parametrize("variant", available_variants())
 def test_heuristic_beats_random_clearly(variant: str) -> None:
-    """Over 400 two-player games with seats alternating, the heuristic wins > 75%.
-
-    The full 2,000-game figure is measured by benchmarks/strength.py.
-    """
+    """Over 400 two-player games with seats alternating, the heuristic clearly wins."""
     game = make_game(variant, num_players=2, seed=0)
     heuristic, rand = make_agent("heuristic", variant, 1), make_agent("random", variant, 2)
     wins = 0
@@ -55,4 +57,4 @@ def test_heuristic_beats_random_clearly(variant: str) -> None:
         seats = [heuristic, rand] if g % 2 == 0 else [rand, heuristic]
         play_game(game, seats)
         wins += (g % 2) in game.winners
-    assert wins / 400 > 0.75, f"heuristic won {wins} of 400"
+    assert wins / 400 > MIN_RATE[variant], f"heuristic won {wins} of 400"

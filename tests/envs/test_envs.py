@@ -90,14 +90,17 @@ def test_stacked_deck_reset_option_and_render() -> None:
     deck = CrazyEightsGame.stacked_deck(
         hands=[["8S", "KH", "2C", "3C", "4C", "5C", "6C"],
                ["9D", "9H", "2D", "3D", "4D", "5D", "6D"]],
-        starter="KC", num_decks=2)
+        starter="KC", num_decks=2, first_player=1)
     env = env_module("crazy_eights").env(num_players=2, render_mode="ansi")
     env.reset(seed=0, options={"deck": deck, "first_player": 1})
     assert env.agent_selection == "player_1"
     text = env.render()
     assert "top KC" in text and "player 0: 2C 3C 4C 5C 6C KH 8S" in text
-    env.step(env.unwrapped.engine.parse_action("draw"))
-    assert "player 1" in env.render()
+    # player 1 could not play on KC, so the engine drew for them (a forced move): AC fits
+    engine = env.unwrapped.engine
+    assert engine.legal_texts() == ["play AC", "pass"]
+    env.step(engine.parse_action("pass"))
+    assert env.agent_selection == "player_0"
 
 
 def test_game_end_rewards_and_dead_steps() -> None:
