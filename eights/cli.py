@@ -35,7 +35,7 @@ def results_table(result: RoundRobinResult) -> Table:
     table.add_column("agent")
     table.add_column("games", justify="right")
     table.add_column("win rate", justify="right")
-    table.add_column("95% CI", justify="right")
+    table.add_column("95% CI", justify="right", no_wrap=True, min_width=11)
     ranking = result.ranking()
     specs = [r.spec for r in ranking]
     if result.num_players == 2:
