@@ -187,7 +187,6 @@ class Engine:
             )
         self.config = config
         self.num_players = config.num_players
-        self._mask = np.zeros(len(self.actions), dtype=np.int8)
         self.reset(seed=seed, deck=deck, first_player=first_player)
 
     # ------------------------------------------------------------------ setup
@@ -285,10 +284,9 @@ class Engine:
 
     def legal_mask(self) -> np.ndarray:
         """The legal actions as an int8 mask over the whole action space (a fresh array)."""
-        mask = self._mask
-        mask.fill(0)
+        mask = np.zeros(len(self.actions), dtype=np.int8)
         mask[self._legal_now] = 1
-        return mask.copy()
+        return mask
 
     def legal_texts(self) -> list[str]:
         return self.actions.texts_of(self._legal_now)

@@ -159,3 +159,23 @@ class EightsEnv(AECEnv):
     def close(self) -> None:
         pass
 
+
+def variant_env(engine_cls: type[Engine], encoder_factory: Callable[[Any], Any],
+                module: str) -> tuple[type[EightsEnv], Callable[..., AECEnv]]:
+    """A variant module's ``raw_env`` class and ``env`` function, PettingZoo style.
+
+    ``env`` returns the raw env itself: it checks call order and action
+    bounds on its own (see the module docstring).
+    """
+
+    class raw_env(EightsEnv):  # PettingZoo names the unwrapped env class raw_env
+        def __init__(self, render_mode: str | None = None, **options: Any):
+            super().__init__(engine_cls, encoder_factory, render_mode=render_mode, **options)
+
+    def env(render_mode: str | None = None, **options: Any) -> AECEnv:
+        """The env; ``options`` are the game's config options (``num_players=4``)."""
+        return raw_env(render_mode=render_mode, **options)
+
+    raw_env.__module__ = env.__module__ = module
+    return raw_env, env
+

@@ -54,12 +54,8 @@ that is not to act.
 
 from __future__ import annotations
 
-from typing import Any
-
-from pettingzoo import AECEnv
-
 from ..engines.crazy_eights import CrazyEightsConfig, CrazyEightsGame
-from .base import EightsEnv
+from .base import variant_env
 from .encoding import PileEncoder
 
 
@@ -67,14 +63,4 @@ def encoder(config: CrazyEightsConfig) -> PileEncoder:
     return PileEncoder(config, score_scale=config.target_score)
 
 
-class raw_env(EightsEnv):
-    def __init__(self, render_mode: str | None = None, **options: Any):
-        super().__init__(CrazyEightsGame, encoder, render_mode=render_mode, **options)
-
-
-def env(render_mode: str | None = None, **options: Any) -> AECEnv:
-    """The env; ``options`` are the game's config options (``num_players=4``).
-
-    It checks call order and action bounds itself (see :mod:`eights.envs.base`).
-    """
-    return raw_env(render_mode=render_mode, **options)
+raw_env, env = variant_env(CrazyEightsGame, encoder, __name__)

@@ -58,12 +58,8 @@ that is not to act.
 
 from __future__ import annotations
 
-from typing import Any
-
-from pettingzoo import AECEnv
-
 from ..engines.livery_eights import LiveryEightsConfig, LiveryEightsGame
-from .base import EightsEnv
+from .base import variant_env
 from .encoding import PileEncoder
 
 
@@ -72,14 +68,4 @@ def encoder(config: LiveryEightsConfig) -> PileEncoder:
     return PileEncoder(config, score_scale=100 * games)
 
 
-class raw_env(EightsEnv):  # PettingZoo names the unwrapped env class raw_env
-    def __init__(self, render_mode: str | None = None, **options: Any):
-        super().__init__(LiveryEightsGame, encoder, render_mode=render_mode, **options)
-
-
-def env(render_mode: str | None = None, **options: Any) -> AECEnv:
-    """The env; ``options`` are the game's config options (``num_players=4``).
-
-    It checks call order and action bounds itself (see :mod:`eights.envs.base`).
-    """
-    return raw_env(render_mode=render_mode, **options)
+raw_env, env = variant_env(LiveryEightsGame, encoder, __name__)
