@@ -16,7 +16,7 @@ $(VENV)/.run: $(VENV)/.created pyproject.toml constraints.txt
 	touch $@
 
 $(VENV)/.test: $(VENV)/.created pyproject.toml constraints.txt
-	$(PIP) -e ".[dev,bench]"
+	$(PIP) -e ".[dev,bench,train]"
 	touch $@ $(VENV)/.run
 
 run: $(VENV)/.run

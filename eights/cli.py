@@ -62,6 +62,80 @@ def _variants(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+#: ``eights train`` flag -> (TrainSettings field, type, help)
+TRAIN_FLAGS = {
+    "--players": ("num_players", int, "players at the table (default 2)"),
+    "--timesteps": ("timesteps", int, "learner decisions to train in total (default 1,000,000)"),
+    "--out": ("out", str, "run directory (default runs/VARIANT-Np)"),
+    "--seed": ("seed", int, "seed of the envs, the network and the opponents (default 0)"),
+    "--opponents": ("opponents", str, "opponent pool, spec@weight list; 'self' is the learner's "
+                                      "checkpoints (default heuristic@0.5,random@0.1,self@0.4)"),
+    "--eval-opponents": ("eval_opponents", str, "agents to evaluate against (default "
+                                                "random,heuristic)"),
+    "--eval-games": ("eval_games", int, "games per evaluation opponent (default 200)"),
+    "--checkpoint-every": ("checkpoint_every", int, "timesteps between checkpoints and "
+                                                    "evaluations (default 100,000)"),
+    "--max-snapshots": ("max_snapshots", int, "newest checkpoints kept as 'self' opponents "
+                                              "(default 5)"),
+    "--n-envs": ("n_envs", int, "parallel envs (default 8)"),
+    "--vec": ("vec", str, "dummy (one process) or subproc (one process per env)"),
+    "--n-steps": ("n_steps", int, "steps per env per PPO rollout (default 256)"),
+    "--batch-size": ("batch_size", int, "PPO minibatch size (default 512)"),
+    "--epochs": ("n_epochs", int, "PPO epochs per rollout (default 4)"),
+    "--lr": ("learning_rate", float, "learning rate (default 3e-4)"),
+    "--gamma": ("gamma", float, "discount (default 0.99)"),
+    "--ent-coef": ("ent_coef", float, "entropy bonus (default 0.01)"),
+    "--net-arch": ("net_arch", lambda text: tuple(int(w) for w in text.split(",")),
+                   "hidden layer widths (default 256,256)"),
+    "--threads": ("threads", int, "torch threads (default 1, fastest for small MLPs)"),
+    "--time-limit": ("time_limit_minutes", float, "stop after this many minutes"),
+}
+
+
+def _train(args: argparse.Namespace, console: Console) -> int:
+    try:
+        from .training.trainer import TrainSettings, resume_settings, train
+    except ImportError as err:
+        raise ConfigError(f"training needs the train extra ({err.name} is missing); "
+                          f"install it with: pip install 'eights[train]'") from None
+    given = {field: getattr(args, field) for field, _, _ in TRAIN_FLAGS.values()
+             if getattr(args, field) is not None}
+    if args.variant is not None:
+        given["variant"] = args.variant
+    if args.option:
+        given["options"] = _parse_options(args.option)
+    if args.no_progress:
+        given["progress"] = False
+    resume_from = None
+    if args.resume:
+        settings, resume_from = resume_settings(args.resume, given)
+    else:
+        settings = TrainSettings(**given)
+        if "out" not in given:
+            settings.out = f"runs/{settings.variant}-{settings.num_players}p"
+    result = train(settings, console=console, resume_from=resume_from)
+    console.print(f"trained {result.timesteps:,} timesteps in {result.seconds / 60:.1f} min; "
+                  f"final model {result.final}, best {result.best}, curve "
+                  f"{result.run_dir / 'learning_curve.png'}")
+    return 0
+
+
+def _parse_options(items: Sequence[str]) -> dict[str, object]:
+    """``key=value`` game options; values are read as JSON where they parse (ints, bools)."""
+    import json
+
+    options: dict[str, object] = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise ConfigError(f"--option {item!r} must look like name=value, e.g. hand_size=5")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    return options
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="eights", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -73,6 +147,17 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--games", type=int, default=200, help="games per table")
     t.add_argument("--seed", type=int, default=0)
     t.set_defaults(func=_tournament)
+    tr = sub.add_parser("train", help="MaskablePPO self-play training with checkpoints")
+    tr.add_argument("--variant", choices=list(VARIANTS),
+                    help="variant to train (default crazy_eights)")
+    for flag, (field, kind, text) in TRAIN_FLAGS.items():
+        tr.add_argument(flag, dest=field, type=kind, default=None, help=text)
+    tr.add_argument("--option", action="append", metavar="NAME=VALUE",
+                    help="a game option, e.g. --option hand_size=5 (repeatable)")
+    tr.add_argument("--resume", metavar="CHECKPOINT",
+                    help="continue from a checkpoint zip or a run directory's latest.zip")
+    tr.add_argument("--no-progress", action="store_true", help="no progress bar")
+    tr.set_defaults(func=_train)
     v = sub.add_parser("variants", help="list the variants and their options")
     v.set_defaults(func=_variants)
     return parser

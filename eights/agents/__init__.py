@@ -13,6 +13,7 @@ from ..engines import engine_class
 from .base import Agent, play_game
 from .greedy import GreedyAgent
 from .heuristic import PileHeuristic
+from .policy import PolicyAgent
 from .random_agent import RandomAgent
 
 #: spec kind -> factory(variant, argument, seed)
@@ -20,6 +21,7 @@ AGENT_KINDS: dict[str, Callable[[str, str, int | None], Agent]] = {
     "random": lambda variant, arg, seed: RandomAgent(seed),
     "greedy": lambda variant, arg, seed: GreedyAgent(seed),
     "heuristic": lambda variant, arg, seed: PileHeuristic(seed),
+    "policy": lambda variant, arg, seed: PolicyAgent(variant, arg, seed),
 }
 
 
@@ -36,6 +38,6 @@ def make_agent(spec: str, variant: str, seed: int | None = None) -> Agent:
 
 
 __all__ = [
-    "AGENT_KINDS", "Agent", "GreedyAgent", "PileHeuristic", "RandomAgent", "make_agent",
-    "play_game",
+    "AGENT_KINDS", "Agent", "GreedyAgent", "PileHeuristic", "PolicyAgent", "RandomAgent",
+    "make_agent", "play_game",
 ]

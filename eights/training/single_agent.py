@@ -1,0 +1,182 @@
+"""A single-agent Gymnasium env over any ``eights`` variant, for stable-baselines3.
+
+The learner holds one seat; every other seat is played by an opponent drawn
+from an :class:`~eights.training.opponents.OpponentPool` at each reset (built-in
+agents, search, or earlier checkpoints of the learner itself). The learner's
+seat rotates across episodes (``seat=None``), so a policy learns every seat.
+
+Between two learner decisions the opponents play out of sight: ``step``
+applies the learner's action, then lets the engine's current player act
+until it is the learner's turn again or the game ends. The reward is the
+learner's end-of-game return (+1 win, -1 loss, or points with
+``reward="score"``); a game past ``max_turns`` is truncated with reward 0.
+A deal that ends before the learner's first decision (the opponents go out
+at once) has nothing to learn from and Gymnasium cannot start an episode
+finished, so ``reset`` deals again.
+
+Observations are the variant env's observation vector (the same encoder as
+the PettingZoo env, so a policy trained here plays there and through
+:class:`~eights.agents.policy.PolicyAgent`). Masks come from
+:meth:`action_masks`, the method sb3-contrib's ``MaskablePPO`` looks for.
+
+A mask-unaware algorithm may choose an illegal action. With
+``illegal_action="lose"`` (the default, as PettingZoo's
+``TerminateIllegalWrapper``) the episode ends there with reward
+``illegal_reward`` and ``info["illegal_action"]`` names the action; the game
+itself is never changed by it. ``illegal_action="raise"`` raises
+:class:`~eights.engines.base.IllegalActionError` instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ..config import ConfigError
+from ..engines import engine_class
+from ..engines.base import IllegalActionError
+from ..envs import env_module
+from .opponents import OpponentPool
+
+ILLEGAL_ACTION_MODES = ("lose", "raise")
+
+
+class SingleAgentEnv(gym.Env):
+    """One learner seat against a pool of opponents; see the module docstring."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
+
+    def __init__(self, variant: str, opponents: OpponentPool | str = "random",
+                 seat: int | None = None, illegal_action: str = "lose",
+                 illegal_reward: float = -1.0, render_mode: str | None = None,
+                 **options: Any):
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ConfigError(f"illegal_action={illegal_action!r} is not allowed; use one of "
+                              f"{', '.join(ILLEGAL_ACTION_MODES)}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ConfigError(f"render_mode={render_mode!r} is not allowed; use 'ansi' or None")
+        cls = engine_class(variant)
+        self.variant = variant
+        self.config = cls.Config.from_options(**options)
+        self.engine = cls(self.config, seed=0)
+        self.encoder = env_module(variant).encoder(self.config)
+        n = self.config.num_players
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
+            raise ConfigError(f"seat={seat!r} is not at this table; use 0..{n - 1} or None "
+                              f"to rotate seats across episodes")
+        self.fixed_seat = seat
+        self.pool = opponents if isinstance(opponents, OpponentPool) else OpponentPool.parse(
+            opponents)
+        self.pool.check(variant)
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        num_actions = len(cls.actions)
+        self.observation_space = spaces.Box(0.0, 1.0, (self.encoder.size,), dtype=np.float32)
+        self.action_space = spaces.Discrete(num_actions)
+        self._mask = np.zeros(num_actions, dtype=bool)
+        self.seat = 0 if seat is None else seat
+        self._episodes = 0
+        self._opponents: list[Any] = []
+        self._started = False
+
+    # ------------------------------------------------------------------ gym API
+    def reset(self, *, seed: int | None = None,
+              options: dict | None = None) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        options = dict(options or {})
+        n = self.config.num_players
+        if self.fixed_seat is None:
+            self.seat = self._episodes % n
+        self._episodes += 1
+        deck, first = options.pop("deck", None), options.pop("first_player", None)
+        if options:
+            raise ConfigError(f"reset options {sorted(options)} are not used; the reset "
+                              f"options are deck, first_player")
+        self._opponents = self.pool.draw(self.variant, n - 1, self.np_random)
+        self._started = True
+        for _ in range(100):
+            self.engine.reset(seed=int(self.np_random.integers(2**63 - 1)), deck=deck,
+                              first_player=first)
+            self._play_opponents()
+            if not self.engine.game_over:
+                return self._observation(), self._info()
+            if deck is not None:
+                break
+        raise RuntimeError(f"the game ended before seat {self.seat} had a decision "
+                           f"(deck={deck is not None}); a Gymnasium episode needs at least one")
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+        if not self._started:
+            raise RuntimeError("step() was called before reset(); call env.reset() first")
+        engine = self.engine
+        if engine.game_over:
+            raise RuntimeError("step() was called after the episode ended; call env.reset()")
+        a = int(action)
+        if a not in engine.legal_actions():
+            if self.illegal_action == "raise":
+                engine.step(a)  # raises IllegalActionError naming the action and the legal ones
+            text = engine.action_text(a) if 0 <= a < self.action_space.n else repr(action)
+            self._started = False
+            info = self._info()
+            info["illegal_action"] = text
+            return self._observation(), self.illegal_reward, True, False, info
+        engine.step(a)
+        self._play_opponents()
+        terminated, truncated = engine.terminated, engine.truncated
+        reward = engine.returns()[self.seat] if terminated else 0.0
+        if terminated or truncated:
+            self._started = False
+        return self._observation(), reward, terminated, truncated, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner as booleans (all False once the episode is over)."""
+        mask = self._mask
+        mask[:] = False
+        engine = self.engine
+        if not engine.game_over and engine.current_player == self.seat:
+            mask[list(engine.legal_actions())] = True
+        return mask.copy()
+
+    def set_snapshots(self, paths: list[str]) -> None:
+        """The learner's newest checkpoints, for the pool's ``self`` opponents.
+
+        A method on the env so the trainer reaches it through ``VecEnv.env_method``,
+        in this process or a subprocess alike.
+        """
+        self.pool.set_snapshots(paths)
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        return self.engine.render(self.seat)
+
+    # ------------------------------------------------------------------ helpers
+    def _play_opponents(self) -> None:
+        """Let the other seats act until the learner must decide or the game is over."""
+        engine, seat = self.engine, self.seat
+        while not engine.game_over:
+            p = engine.current_player
+            if p == seat:
+                return
+            agent = self._opponents[(p - seat - 1) % self.config.num_players]
+            engine.step(agent.act(engine.view(p)))
+
+    def _observation(self) -> np.ndarray:
+        return self.encoder.encode(self.engine.view(self.seat))
+
+    def _info(self) -> dict:
+        info: dict[str, Any] = {"seat": self.seat,
+                                "opponents": [a.name for a in self._opponents]}
+        engine = self.engine
+        if engine.game_over:
+            info["winners"] = list(engine.winners)
+            info["scores"] = list(engine.final_scores())
+            info["is_success"] = self.seat in engine.winners
+        return info
+
+
+__all__ = ["ILLEGAL_ACTION_MODES", "IllegalActionError", "SingleAgentEnv"]

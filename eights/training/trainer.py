@@ -1,0 +1,227 @@
+"""Self-play training with MaskablePPO, for any variant, from one settings object.
+
+:func:`train` builds ``n_envs`` :class:`SingleAgentEnv` copies (seeded
+``seed + i``), each drawing its opponents from the same pool, and runs
+sb3-contrib's ``MaskablePPO`` on them. Every ``checkpoint_every`` timesteps
+the :class:`~eights.training.monitor.TrainingMonitor` writes a checkpoint,
+hands it to the pool as a ``self`` opponent, and evaluates it against fixed
+agents (CSV, and TensorBoard when installed). A run directory holds
+everything::
+
+    RUN/settings.json         what was asked for (resume reads it)
+    RUN/checkpoints/step_*.zip one per checkpoint, also the self-play pool
+    RUN/latest.zip            the newest checkpoint
+    RUN/best.zip              the best by mean evaluation win rate
+    RUN/final.zip             the model at the end of the run
+    RUN/final.npz, best.npz   their policies exported for play (``eights export``)
+    RUN/eval.csv              evaluation history
+    RUN/learning_curve.png    win rate against timesteps
+    RUN/tb/                   TensorBoard logs (when tensorboard is installed)
+
+``resume`` continues from a checkpoint (or a run directory's latest.zip)
+with its optimizer state and timestep count, until ``timesteps`` in total.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from ..config import ConfigError
+from ..engines import engine_class
+from ..envs import env_module
+from .checkpoints import load_model, read_metadata
+from .opponents import OpponentPool
+from .single_agent import SingleAgentEnv
+
+VEC_KINDS = ("dummy", "subproc")
+
+
+@dataclasses.dataclass
+class TrainSettings:
+    """Everything a training run needs; ``eights train`` fills it from its flags."""
+
+    variant: str = "crazy_eights"
+    num_players: int = 2
+    timesteps: int = 1_000_000
+    out: str = "runs/crazy_eights-2p"
+    seed: int = 0
+    opponents: str = "heuristic@0.5,random@0.1,self@0.4"
+    eval_opponents: str = "random,heuristic"
+    eval_games: int = 200
+    checkpoint_every: int = 100_000
+    max_snapshots: int = 5
+    n_envs: int = 8
+    vec: str = "dummy"
+    n_steps: int = 256
+    batch_size: int = 512
+    n_epochs: int = 4
+    learning_rate: float = 3e-4
+    gamma: float = 0.99
+    gae_lambda: float = 0.95
+    ent_coef: float = 0.01
+    net_arch: tuple[int, ...] = (256, 256)
+    threads: int = 1
+    time_limit_minutes: float | None = None
+    progress: bool = True
+    options: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    def check(self) -> None:
+        engine_class(self.variant)
+        cls = engine_class(self.variant)
+        cls.Config.from_options(num_players=self.num_players, **self.options)
+        positive = ("timesteps", "eval_games", "checkpoint_every", "max_snapshots", "n_envs",
+                    "n_steps", "batch_size", "n_epochs", "threads")
+        for name in positive:
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 1:
+                raise ConfigError(f"{name}={value!r} is not allowed; use a positive integer")
+        if self.vec not in VEC_KINDS:
+            raise ConfigError(f"vec={self.vec!r} is not allowed; use one of {', '.join(VEC_KINDS)}")
+        if (self.n_steps * self.n_envs) % self.batch_size:
+            raise ConfigError(f"batch_size={self.batch_size} must divide n_steps * n_envs = "
+                              f"{self.n_steps * self.n_envs} (PPO minibatches)")
+        if not self.net_arch or any(w < 1 for w in self.net_arch):
+            raise ConfigError(f"net_arch={self.net_arch!r}: give layer widths, e.g. 256,256")
+        if self.time_limit_minutes is not None and self.time_limit_minutes <= 0:
+            raise ConfigError("time_limit_minutes must be positive")
+        OpponentPool.parse(self.opponents).check(self.variant)
+        OpponentPool.parse(self.eval_opponents).check(self.variant)
+
+    def game_options(self) -> dict[str, Any]:
+        return {"num_players": self.num_players, **self.options}
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["net_arch"] = list(self.net_arch)
+        return d
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TrainSettings:
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ConfigError(f"unknown training settings {unknown}")
+        data = dict(data)
+        if "net_arch" in data:
+            data["net_arch"] = tuple(data["net_arch"])
+        return cls(**data)
+
+
+@dataclasses.dataclass
+class TrainResult:
+    run_dir: Path
+    final: Path
+    best: Path | None
+    timesteps: int
+    seconds: float
+    evaluations: list[dict[str, Any]]
+
+
+def make_env_fns(settings: TrainSettings, pool_text: str) -> list:
+    """Factories of the seeded single-agent envs (picklable for ``SubprocVecEnv``)."""
+    return [_EnvFactory(settings.variant, pool_text, settings.max_snapshots,
+                        settings.game_options(), settings.seed + i)
+            for i in range(settings.n_envs)]
+
+
+class _EnvFactory:
+    def __init__(self, variant: str, pool: str, max_snapshots: int, options: dict, seed: int):
+        self.variant, self.pool, self.max_snapshots = variant, pool, max_snapshots
+        self.options, self.seed = options, seed
+
+    def __call__(self) -> SingleAgentEnv:
+        env = SingleAgentEnv(self.variant,
+                             OpponentPool.parse(self.pool, max_snapshots=self.max_snapshots),
+                             **self.options)
+        env.reset(seed=self.seed)
+        return env
+
+
+def _resume_path(resume: str) -> Path:
+    path = Path(resume)
+    if path.is_dir():
+        path = path / "latest.zip"
+    if not path.is_file():
+        raise ConfigError(f"resume: {resume!r} is neither a checkpoint nor a run directory "
+                          f"with latest.zip")
+    return path
+
+
+def train(settings: TrainSettings, console: Any = None,
+          resume_from: Path | None = None) -> TrainResult:
+    """Run a training run, or resume one from the checkpoint ``resume_from``.
+
+    See the module docstring for what the run directory holds.
+    """
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.utils import set_random_seed
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    from .monitor import TrainingMonitor
+
+    settings.check()
+    run_dir = Path(settings.out)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "settings.json").write_text(json.dumps(settings.to_dict(), indent=2))
+    torch.set_num_threads(settings.threads)
+    set_random_seed(settings.seed)
+
+    vec_cls = SubprocVecEnv if settings.vec == "subproc" else DummyVecEnv
+    vec_env = VecMonitor(vec_cls(make_env_fns(settings, settings.opponents)))
+    tb_dir = str(run_dir / "tb") if importlib.util.find_spec("tensorboard") else None
+    if resume_from is not None:
+        model = load_model(resume_from, env=vec_env, for_training=True)
+        model.tensorboard_log = tb_dir
+        if model.num_timesteps >= settings.timesteps:
+            raise ConfigError(f"the checkpoint has trained {model.num_timesteps} timesteps "
+                              f"already; ask for more than that with --timesteps")
+    else:
+        model = MaskablePPO(
+            "MlpPolicy", vec_env, n_steps=settings.n_steps, batch_size=settings.batch_size,
+            n_epochs=settings.n_epochs, learning_rate=settings.learning_rate,
+            gamma=settings.gamma, gae_lambda=settings.gae_lambda, ent_coef=settings.ent_coef,
+            policy_kwargs={"net_arch": list(settings.net_arch)}, seed=settings.seed,
+            device="cpu", verbose=0, tensorboard_log=tb_dir,
+        )
+    observation_size = env_module(settings.variant).encoder(
+        engine_class(settings.variant).Config.from_options(**settings.game_options())).size
+    monitor = TrainingMonitor(settings, run_dir, observation_size, console=console)
+    started = time.perf_counter()
+    try:
+        model.learn(total_timesteps=settings.timesteps - model.num_timesteps,
+                    callback=monitor, reset_num_timesteps=resume_from is None,
+                    tb_log_name="ppo")
+    finally:
+        vec_env.close()
+    final = monitor.finish(model)
+    return TrainResult(run_dir, final, monitor.best_path, model.num_timesteps,
+                       time.perf_counter() - started, monitor.evaluations)
+
+
+def resume_settings(resume: str, overrides: dict[str, Any]) -> tuple[TrainSettings, Path]:
+    """The settings of the run a checkpoint belongs to, with ``overrides`` applied.
+
+    Returns the settings and the checkpoint to pass to :func:`train` as ``resume_from``.
+    """
+    path = _resume_path(resume)
+    meta = read_metadata(path)
+    saved = meta.get("training")
+    if not saved:
+        raise ConfigError(f"{str(path)!r} has no training settings to resume from")
+    settings = TrainSettings.from_dict(saved)
+    for key, value in overrides.items():
+        if key in ("variant", "num_players") and value != getattr(settings, key):
+            raise ConfigError(f"cannot resume a {settings.num_players}-player "
+                              f"{settings.variant} checkpoint as {key}={value!r}")
+        setattr(settings, key, value)
+    return settings, path
+
+
+__all__ = ["VEC_KINDS", "TrainResult", "TrainSettings", "make_env_fns", "resume_settings",
+           "train"]
