@@ -20,7 +20,7 @@ $(VENV)/.test: $(VENV)/.created pyproject.toml constraints.txt
 	touch $@ $(VENV)/.run
 
 run: $(VENV)/.run
-	$(VENV)/bin/eights tournament --variant crazy_eights --players 2 --agents random,greedy,heuristic --games 300
+	$(VENV)/bin/eights tournament --variant crazy_eights --players 2 --agents random,greedy,heuristic,policy --games 300
 
 test: $(VENV)/.test
 	$(VENV)/bin/ruff check eights tests benchmarks

@@ -120,6 +120,18 @@ def _train(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _export(args: argparse.Namespace, console: Console) -> int:
+    try:
+        from .training.checkpoints import export_policy
+    except ImportError as err:
+        raise ConfigError(f"export reads checkpoints with the train extra ({err.name} is "
+                          f"missing); install it with: pip install 'eights[train]'") from None
+    out = export_policy(args.checkpoint, args.out)
+    console.print(f"wrote {out} ({out.stat().st_size / 1024:.0f} kB); play it with "
+                  f"--agents policy:{out}")
+    return 0
+
+
 def _parse_options(items: Sequence[str]) -> dict[str, object]:
     """``key=value`` game options; values are read as JSON where they parse (ints, bools)."""
     import json
@@ -158,6 +170,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="continue from a checkpoint zip or a run directory's latest.zip")
     tr.add_argument("--no-progress", action="store_true", help="no progress bar")
     tr.set_defaults(func=_train)
+    ex = sub.add_parser("export", help="write a checkpoint's policy as a torch-free .npz")
+    ex.add_argument("checkpoint", help="a checkpoint zip written by eights train")
+    ex.add_argument("out", help="the .npz to write")
+    ex.set_defaults(func=_export)
     v = sub.add_parser("variants", help="list the variants and their options")
     v.set_defaults(func=_variants)
     return parser

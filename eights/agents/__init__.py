@@ -13,6 +13,7 @@ from ..engines import engine_class
 from .base import Agent, play_game
 from .greedy import GreedyAgent
 from .heuristic import PileHeuristic
+from .ismcts import ISMCTSAgent, ismcts_from_spec
 from .policy import PolicyAgent
 from .random_agent import RandomAgent
 
@@ -21,6 +22,7 @@ AGENT_KINDS: dict[str, Callable[[str, str, int | None], Agent]] = {
     "random": lambda variant, arg, seed: RandomAgent(seed),
     "greedy": lambda variant, arg, seed: GreedyAgent(seed),
     "heuristic": lambda variant, arg, seed: PileHeuristic(seed),
+    "ismcts": lambda variant, arg, seed: ismcts_from_spec(arg, seed),
     "policy": lambda variant, arg, seed: PolicyAgent(variant, arg, seed),
 }
 
@@ -38,6 +40,6 @@ def make_agent(spec: str, variant: str, seed: int | None = None) -> Agent:
 
 
 __all__ = [
-    "AGENT_KINDS", "Agent", "GreedyAgent", "PileHeuristic", "PolicyAgent", "RandomAgent",
-    "make_agent", "play_game",
+    "AGENT_KINDS", "Agent", "GreedyAgent", "ISMCTSAgent", "PileHeuristic", "PolicyAgent",
+    "RandomAgent", "make_agent", "play_game",
 ]

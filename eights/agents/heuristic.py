@@ -17,6 +17,8 @@ Card effects and points come from the engine class, never from a copy of the rul
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..cards import RANK, SUIT
 from ..engines import engine_class
 from ..engines.pile import DRAW, SUIT_ACTION, PileView
@@ -25,6 +27,15 @@ from .base import Agent
 KEEP_WILD = -40.0
 ATTACK_NEAR_OUT = 25.0
 ATTACK_ANYTIME = 2.0
+
+
+def best_suit(hand: Sequence[int]) -> int:
+    """The suit to name after an 8: the one ``hand`` holds most of (8s aside)."""
+    counts = [0.0] * 4
+    for c in hand:
+        if RANK[c] != 8 and SUIT[c] >= 0:
+            counts[SUIT[c]] += 1 + RANK[c] / 100  # ties: keep the suit of higher cards
+    return max(range(4), key=lambda s: counts[s])
 
 
 class PileHeuristic(Agent):
@@ -52,11 +63,7 @@ class PileHeuristic(Agent):
 
     @staticmethod
     def _best_suit(view: PileView) -> int:
-        counts = [0.0] * 4
-        for c in view.hand:
-            if RANK[c] != 8 and SUIT[c] >= 0:
-                counts[SUIT[c]] += 1 + RANK[c] / 100  # ties: keep the suit of higher cards
-        return max(range(4), key=lambda s: counts[s])
+        return best_suit(view.hand)
 
     def _score(self, view: PileView, engine: type, c: int) -> float:
         hand = view.hand

@@ -191,11 +191,11 @@ class PolicyAgent(Agent):
         return probs
 
     def act(self, view: PlayerView) -> int:
+        self._ready(view)  # first, so a wrong table fails at once, not at the first choice
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
         if not self.sample:
-            self._ready(view)
             logits = self._net.logits(self._encoder.encode(view))
             return max(legal, key=lambda a: logits[a])
         probs = self.action_probabilities(view)

@@ -197,6 +197,13 @@ class Engine:
         A stacked deck lists the cards top first: the deal takes cards from
         the front. ``first_player`` fixes who plays first (random otherwise).
         """
+        self._begin(seed, deck, first_player)
+        self._start()
+        self._settle()
+
+    def _begin(self, seed: int | None, deck: Sequence[int | str] | str | None,
+               first_player: int | None) -> None:
+        """Everything a new game sets up before the deal: generator, options, empty log."""
         if seed is None:
             seed = int.from_bytes(os.urandom(8), "little") & (2**63 - 1)
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
@@ -224,9 +231,23 @@ class Engine:
         self.terminated = False
         self.truncated = False
         self.winners: tuple[int, ...] = ()
-        self._start()
         self._legal_now: list[int] = []
-        self._settle()
+
+    @classmethod
+    def _unstarted(cls, config: GameConfig, seed: int) -> Engine:
+        """An engine with ``config`` and a generator seeded with ``seed``, but no deal yet.
+
+        :meth:`determinize` fills in the position itself, so dealing a game
+        only to throw it away (a shuffle of the whole deck) is skipped.
+        """
+        if not isinstance(config, cls.Config):
+            raise ConfigError(f"{cls.variant}: config must be a {cls.Config.__name__}, "
+                              f"not {type(config).__name__}")
+        engine = cls.__new__(cls)
+        engine.config = config
+        engine.num_players = config.num_players
+        engine._begin(seed, None, None)
+        return engine
 
     def _check_deck(self, cards: list[int]) -> None:
         full = sorted(self.full_deck())
@@ -377,6 +398,19 @@ class Engine:
             first_player=self.first_player_option,
             actions=tuple(self.actions.texts_of(self._decisions)),
         )
+
+    @classmethod
+    def determinize(cls, view: PlayerView, rng: random.Random) -> Engine:
+        """A new engine whose position is consistent with ``view``.
+
+        The seat's own hand and everything public are as in the view; the
+        cards hidden from the seat (other hands, the stock) are dealt at
+        random from ``rng``, which also seeds the new engine's generator, so
+        play from the result is reproducible. Only the view is read: search
+        agents (:mod:`eights.agents.ismcts`) sample the positions a seat
+        cannot tell apart this way without ever touching the real game.
+        """
+        raise NotImplementedError(f"{cls.variant}: determinize is not implemented")
 
     @classmethod
     def replay(cls, record: GameRecord) -> Engine:

@@ -94,6 +94,7 @@ class CrazyEightsGame(PileEngine):
             s.current = self.next_seat(p)
         elif a == DRAW:
             s.stuck = 0
+            self._note_draw(p)
             s.drawn = self._draw_one(p)
             s.phase = AFTER_DRAW
         else:  # PASS

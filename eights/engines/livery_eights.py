@@ -24,6 +24,7 @@ challenge), ``last card`` (58) and ``challenge`` (59).
 from __future__ import annotations
 
 import dataclasses
+import random
 from typing import ClassVar
 
 from ..cards import ACE, NO_CARD, QUEEN, RANK
@@ -40,6 +41,7 @@ from .pile import (
     PileConfig,
     PileEngine,
     PileState,
+    PileView,
     pile_actions,
 )
 
@@ -161,7 +163,7 @@ class LiveryEightsGame(PileEngine):
             self._play(p, a)
         elif a < DRAW:
             self._choose_suit(p, a - SUIT_ACTION)
-            self._end_play(p, self.next_seat(p))
+            self._end_play(p, self._seat_after(p, EIGHT))
         elif a == DRAW:
             self._draw_turn(p)
         elif a == PASS:
@@ -190,16 +192,35 @@ class LiveryEightsGame(PileEngine):
         s = self.state
         if rank == ACE:
             self._log.append(("skip", self.next_seat(p), NO_CARD, -1))
-            return self.next_seat(p, 2)
-        if rank == QUEEN:
+        elif rank == QUEEN:
             s.direction = -s.direction
             self._log.append(("reverse", p, NO_CARD, s.direction))
-            return self.next_seat(p)
-        nxt = self.next_seat(p)
-        if rank == TWO:
+        elif rank == TWO:
             s.pending += TWO_PICK_UP
-            self._log.append(("pending", nxt, NO_CARD, s.pending))
-        return nxt
+            self._log.append(("pending", self.next_seat(p), NO_CARD, s.pending))
+        return self._seat_after(p, rank)
+
+    def _seat_after(self, p: int, rank: int) -> int:
+        """Who plays after ``p``'s card of ``rank``, once its trick is applied.
+
+        Pure, so :meth:`_fill_hidden_fields` can rebuild ``next_up`` from the
+        top card without replaying the trick: an Ace skips a seat; a Queen has
+        already turned the direction, so the next seat is the new neighbour.
+        """
+        return self.next_seat(p, 2 if rank == ACE else 1)
+
+    def _fill_hidden_fields(self, view: PileView, rng: random.Random) -> None:
+        """Rebuild ``next_up`` during a "last card" call or challenge window.
+
+        It is public: the seat in the window (the caller, or the offender
+        while others may challenge) played the top card, and the seat after
+        that card's trick plays once the window closes.
+        """
+        super()._fill_hidden_fields(view, rng)
+        s = self.state
+        if s.phase in (CALL_LAST_CARD, CHALLENGE):
+            player = s.current if s.phase == CALL_LAST_CARD else s.offender
+            s.next_up = self._seat_after(player, RANK[s.top])
 
     def _end_play(self, p: int, nxt: int) -> None:
         """Pass the turn to ``nxt``, unless ``p`` now holds one card and must say "last card"."""
@@ -220,6 +241,7 @@ class LiveryEightsGame(PileEngine):
             self._log.append(("pick_up", p, NO_CARD, got))
             s.pending = 0
         else:
+            self._note_draw(p)
             self._draw_one(p)
         s.current = self.next_seat(p)
 

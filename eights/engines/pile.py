@@ -11,6 +11,7 @@ actions' rules in ``_legal`` and ``_apply`` and its card points.
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -41,6 +42,11 @@ PASS = NUM_STANDARD + 5             # 57
 PLAY, CHOOSE_SUIT, AFTER_DRAW, CALL_LAST_CARD, CHALLENGE = 0, 1, 2, 3, 4
 PHASE_NAMES = ("play", "choose suit", "after draw", "last card", "challenge")
 NO_SEAT = -1
+
+#: deals :meth:`PileEngine.determinize` tries to give another seat to act a real choice
+DEAL_TRIES = 50
+#: (engine class, config) -> copies of each card id in its full deck
+_DECK_COUNTS: dict[tuple[type, PileConfig], tuple[int, ...]] = {}
 
 
 def pile_actions(*extra: str) -> ActionSet:
@@ -93,6 +99,10 @@ class PileState(State):
     first: int                  # who played first this hand
     stuck: int                  # consecutive turns in which no card could move
     offender: int = NO_SEAT     # a seat others may act against now (a missed call)
+    #: per seat, the suit to follow and the top card's rank when the seat last chose to
+    #: draw instead of playing, -1 once it plays again: public, and it tells of voids
+    drew_suit: list[int] = dataclasses.field(default_factory=list)
+    drew_rank: list[int] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass(slots=True)
@@ -109,6 +119,10 @@ class PileView(PlayerView):
     drawn_card: int          # the card this seat just drew, while deciding to play it
     hand_number: int
     offender: int            # the seat others may challenge now (a missed call), else -1
+    first_player: int        # who played first this hand (a match's next hand starts after it)
+    stuck: int               # consecutive turns in which no card could move (blocked at n)
+    drew_on_suit: tuple[int, ...]  # per seat: suit to follow at its last draw since it played
+    drew_on_rank: tuple[int, ...]  # per seat: top card's rank then (-1: played since)
 
 
 class PileEngine(Engine):
@@ -126,6 +140,8 @@ class PileEngine(Engine):
     points_by_rank: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
     #: ranks whose effect hurts the next player, weighted by how much (for heuristics)
     attack_ranks: ClassVar[dict[int, int]] = {}
+    #: the rank that may go on any card (its player then names the suit)
+    wild_rank: ClassVar[int] = 8
 
     state: PileState
 
@@ -199,6 +215,8 @@ class PileEngine(Engine):
         s.pending = 0
         s.stuck = 0
         s.offender = NO_SEAT
+        s.drew_suit = [-1] * n
+        s.drew_rank = [-1] * n
         self._log.append(("deal", first, NO_CARD, s.hand_number))
         self._turn_up_starter()
 
@@ -228,15 +246,14 @@ class PileEngine(Engine):
         """Whether ``c`` may go on the pile now: an 8, or the top card's rank, or the suit."""
         s = self.state
         r = RANK[c]
-        return r == 8 or SUIT[c] == s.suit or r == RANK[s.top]
+        return r == self.wild_rank or SUIT[c] == s.suit or r == RANK[s.top]
 
     def _playable_cards(self, hand: list[int]) -> list[int]:
         s = self.state
-        suit, top_rank = s.suit, RANK[s.top]
+        suit, ranks = s.suit, (self.wild_rank, RANK[s.top])
         out: list[int] = []
         for c in hand:
-            r = RANK[c]
-            if (r == 8 or SUIT[c] == suit or r == top_rank) and c not in out:
+            if (RANK[c] in ranks or SUIT[c] == suit) and c not in out:
                 out.append(c)
         out.sort()
         return out
@@ -284,7 +301,14 @@ class PileEngine(Engine):
         s.hands[seat].remove(c)
         self._put_on_pile(c)
         s.stuck = 0
+        s.drew_suit[seat] = s.drew_rank[seat] = -1
         self._log.append(("play", seat, c, -1))
+
+    def _note_draw(self, seat: int) -> None:
+        """Remember what ``seat`` did not play on: the table sees it draw instead."""
+        s = self.state
+        s.drew_suit[seat] = s.suit
+        s.drew_rank[seat] = RANK[s.top]
 
     def _choose_suit(self, seat: int, suit: int) -> None:
         self.state.suit = suit
@@ -372,8 +396,137 @@ class PileEngine(Engine):
             SeatHistory(self._log, len(self._log), seat, self.private_events),
             s.top, s.suit, s.direction, len(s.stock), tuple(s.discard_counts), s.pending,
             PHASE_NAMES[s.phase], s.drawn if (to_act and s.phase == AFTER_DRAW) else NO_CARD,
-            s.hand_number, s.offender,
+            s.hand_number, s.offender, s.first, s.stuck, tuple(s.drew_suit),
+            tuple(s.drew_rank),
         )
+
+    # ------------------------------------------------------------ determinization
+    @classmethod
+    def determinize(cls, view: PileView, rng: random.Random) -> PileEngine:
+        """A new engine consistent with ``view`` (see :meth:`Engine.determinize`).
+
+        The hidden pool is the full deck minus the seat's hand and the discard
+        pile; the other seats get random hands of their sizes from it and the
+        rest is the stock, in random order. The discard pile holds the view's
+        counts with ``view.top`` last (the order below the top is never read:
+        a rebuilt stock is shuffled). Every other state field is public and
+        comes from the view. The new engine's event log and decisions start
+        empty: its past is not needed to play on, so its ``history()`` and
+        ``record()`` cover only what is played from the determinized position.
+
+        When another seat is to act, the engine asked it a real question (two
+        or more legal actions, never one), so a deal that leaves it a single
+        legal action is dealt again, up to :data:`DEAL_TRIES` times; after
+        that the engine applies the forced move as always and the position
+        moves on from the view's. When the seat itself is to act its own hand
+        fixes its choices, and the new engine's legal actions equal the view's.
+        """
+        if view.variant != cls.variant:
+            raise ValueError(f"{cls.variant}: cannot determinize a {view.variant} view")
+        if view.game_over:
+            raise ValueError(f"{cls.variant}: the game in this view is over; "
+                             f"there is nothing to determinize")
+        engine = cls._unstarted(view.config, rng.getrandbits(63))
+        engine.turn = view.turn
+        for _ in range(DEAL_TRIES):
+            engine.state = engine._state_from_view(view, rng)
+            engine._fill_hidden_fields(view, rng)
+            if view.legal_actions or len(engine._legal()) > 1:
+                break
+        engine._settle()
+        if view.legal_actions and engine.legal_actions() != view.legal_actions:
+            raise ValueError(
+                f"{cls.variant}: the determinized position allows "
+                f"{', '.join(engine.legal_texts())} but the view lists "
+                f"{', '.join(engine.actions.texts_of(view.legal_actions))}")
+        return engine
+
+    def _state_from_view(self, view: PileView, rng: random.Random) -> PileState:
+        """The view's public fields and own hand, the hidden cards dealt from ``rng``."""
+        hands, stock = self._deal_hidden(view, rng)
+        return self.state_class(
+            hands=hands, stock=stock, discard=self._discard_from_view(view),
+            discard_counts=list(view.discard_counts), top=view.top, suit=view.active_suit,
+            current=view.current_player, direction=view.direction,
+            phase=PHASE_NAMES.index(view.phase), drawn=view.drawn_card,
+            pending=view.pending_draw, scores=list(view.scores),
+            hand_number=view.hand_number, first=view.first_player, stuck=view.stuck,
+            offender=view.offender, drew_suit=list(view.drew_on_suit),
+            drew_rank=list(view.drew_on_rank),
+        )
+
+    def _deck_counts(self) -> tuple[int, ...]:
+        """Copies of each card id in the full deck, computed once per config (search asks often)."""
+        key = (type(self), self.config)
+        counts = _DECK_COUNTS.get(key)
+        if counts is None:
+            tally = [0] * NUM_KINDS
+            for c in self.full_deck():
+                tally[c] += 1
+            counts = _DECK_COUNTS[key] = tuple(tally)
+        return counts
+
+    def _hidden_pool(self, view: PileView) -> list[int]:
+        """The cards ``view.seat`` cannot see: the deck minus its hand and the discards.
+
+        Raises ``ValueError`` when the view's counts do not fit the deck, so a
+        corrupt or foreign view fails here rather than deep inside a search.
+        """
+        counts = [k - d for k, d in zip(self._deck_counts(), view.discard_counts, strict=True)]
+        for c in view.hand:
+            counts[c] -= 1
+        if min(counts) < 0:
+            c = counts.index(min(counts))
+            raise ValueError(
+                f"{self.variant}: the view shows {-counts[c]} more {card_text(c)} than "
+                f"{self.describe_deck()} holds (hand and discard pile together)")
+        pool = [c for c, k in enumerate(counts) if k for _ in range(k)]
+        sizes = view.hand_sizes
+        hidden = sum(sizes) - sizes[view.seat] + view.stock_size
+        if len(view.hand) != sizes[view.seat] or len(pool) != hidden:
+            raise ValueError(
+                f"{self.variant}: the view is not consistent with {self.describe_deck()}: "
+                f"{len(pool)} cards are hidden from seat {view.seat} but the other hands "
+                f"and the stock hold {hidden} (its own hand: {len(view.hand)} cards, "
+                f"hand size {sizes[view.seat]})")
+        return pool
+
+    def _deal_hidden(self, view: PileView, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+        """The hands (the seat's own as in the view) and the stock, hidden cards shuffled."""
+        pool = self._hidden_pool(view)
+        rng.shuffle(pool)
+        hands: list[list[int]] = []
+        pos = 0
+        for p, size in enumerate(view.hand_sizes):
+            if p == view.seat:
+                hands.append(list(view.hand))
+            else:
+                hands.append(pool[pos:pos + size])
+                pos += size
+        return hands, pool[pos:]
+
+    def _discard_from_view(self, view: PileView) -> list[int]:
+        """The discard pile from its counts, the view's top card last."""
+        counts = list(view.discard_counts)
+        if counts[view.top] < 1:
+            raise ValueError(f"{self.variant}: the top card {card_text(view.top)} is not "
+                             f"among the view's discard counts")
+        counts[view.top] -= 1
+        return [c for c, k in enumerate(counts) for _ in range(k)] + [view.top]
+
+    def _fill_hidden_fields(self, view: PileView, rng: random.Random) -> None:
+        """Set state the view does not show. Variants with more such state extend this.
+
+        Here: another seat deciding about the card it just drew. That card is
+        one of its hand's, a playable one if it holds any: the engine only
+        asks about a card that could be played (and :meth:`determinize` deals
+        again when the hand holds none).
+        """
+        s = self.state
+        if s.phase == AFTER_DRAW and s.drawn == NO_CARD:
+            hand = s.hands[s.current]
+            playable = [c for c in hand if self.playable(c)]
+            s.drawn = rng.choice(playable or hand)
 
     def render(self, seat: int | None = None) -> str:
         s = self.state

@@ -40,6 +40,10 @@ class PileEncoder:
             ("to_act", n, "one-hot: who acts now, relative seat (0 = observer)"),
             ("hand_sizes", n - 1, "each opponent's hand size / total cards, relative seat order"),
             ("offender", n - 1, "one-hot: the opponent whose missed call may be challenged"),
+            ("drew_suit", 4 * (n - 1), "per opponent (4 each), one-hot: the suit to follow when "
+                                       "it last drew rather than play, until it plays again"),
+            ("drew_rank", 13 * (n - 1), "per opponent (13 each), one-hot: the top card's rank "
+                                        "then (A first)"),
             ("stock", 1, "stock size / total cards"),
             ("discards", NUM_STANDARD, "copies of each card in the discard pile / num_decks"),
             ("scores", n, f"match scores / {score_scale:g}, at most 1, observer first"),
@@ -87,12 +91,18 @@ class PileEncoder:
             idx.append(o["offender"] + (view.offender - seat) % n - 1)
             val.append(1.0)
         sizes, scores, scale = view.hand_sizes, view.scores, self.score_scale
-        hs, sc = o["hand_sizes"], o["scores"]
+        drew_suit, drew_rank = view.drew_on_suit, view.drew_on_rank
+        hs, sc, ds, dr = o["hand_sizes"], o["scores"], o["drew_suit"], o["drew_rank"]
         for k in range(n):
             other = (seat + k) % n
             if k:
                 idx.append(hs + k - 1)
                 val.append(sizes[other] / total)
+                if drew_suit[other] >= 0:
+                    idx.append(ds + 4 * (k - 1) + drew_suit[other])
+                    idx.append(dr + 13 * (k - 1) + drew_rank[other] - 1)
+                    val.append(1.0)
+                    val.append(1.0)
             idx.append(sc + k)
             val.append(min(scores[other] / scale, 1.0))
         hand, prev = o["hand"], -1

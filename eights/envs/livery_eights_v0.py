@@ -13,7 +13,7 @@ games. Rules: ``../shared/rules/livery_eights.txt``; interpretations:
 | Import | `from eights.envs import livery_eights_v0` |
 | Agents | `player_0` .. `player_{n-1}` |
 | Actions | Discrete(60) |
-| Observations | Dict(`observation`: Box(0, 1, (218 + 4n,), float32), `action_mask`: Box(0, 1, (60,), int8)) |
+| Observations | Dict(`observation`: Box(0, 1, (201 + 21n,), float32), `action_mask`: Box(0, 1, (60,), int8)) |
 | Rewards | +1 winner(s), -1 others at the end; `reward="score"`: minus points vs the table mean / 100 |
 | Options | `num_players` (2-8), `num_decks` (1), `hand_size` (5), `match` (False), `match_games` (5), `reshuffle_empty_stock` (False), `must_stack_twos` (False), `last_card_penalty` (2), `reward`, `max_turns` (2000) |
 
@@ -47,12 +47,17 @@ Seats are relative to the observer. With n players (n = 2 shown):
 | 167-168 | `to_act` | one-hot: who acts now, relative seat (0 = observer) |
 | 169 | `hand_sizes` | each opponent's hand size / total cards, relative seat order |
 | 170 | `offender` | one-hot: the opponent whose missed call may be challenged |
-| 171 | `stock` | stock size / total cards |
-| 172-223 | `discards` | copies of each card in the discard pile / num_decks |
-| 224-225 | `scores` | match scores / 100, at most 1, observer first |
+| 171-174 | `drew_suit` | per opponent (4 each), one-hot: the suit to follow when it last drew rather than play, until it plays again |
+| 175-187 | `drew_rank` | per opponent (13 each), one-hot: the top card's rank then (A first) |
+| 188 | `stock` | stock size / total cards |
+| 189-240 | `discards` | copies of each card in the discard pile / num_decks |
+| 241-242 | `scores` | match scores / 100, at most 1, observer first |
 
-`to_act` and `scores` have n entries, `hand_sizes` and `offender` n - 1;
-indices after them shift accordingly. `action_mask` is all zeros for a seat
+`to_act` and `scores` have n entries, `hand_sizes` and `offender` n - 1,
+`drew_suit` 4(n - 1) and `drew_rank` 13(n - 1); indices after them shift
+accordingly. `drew_suit`/`drew_rank` say what an opponent did not play on
+when it last drew (a player who draws may well hold no card of that suit or
+rank); they clear when it plays. `action_mask` is all zeros for a seat
 that is not to act.
 """
 

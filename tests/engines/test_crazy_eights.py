@@ -856,3 +856,28 @@ def test_render_at_the_end_names_the_winners():
         "  player 1: 5C  (score 0)",
         "winners: player 0",
     ]
+
+
+# ------------------------------------------------------------------ public draw record
+def test_a_draw_shows_the_table_what_its_player_did_not_play_on():
+    """The view records the suit to follow and the top rank at a seat's last draw until it
+    plays again: everyone at the table sees it; the observation encodes it."""
+    from eights.envs import crazy_eights_v0
+
+    h, c = SUITS.index("H"), SUITS.index("C")
+    game = deal(["10C 3C 4C 5C 6C 7C 9C", "2D 3D 4D 5D 6D 7D 9D"], "10H",
+                stock="JS QS 4H KS", first_player=0)
+    assert game.view(1).drew_on_suit == (-1, -1)
+    game.step("draw")  # seat 0 draws JS and must pass; seat 1 can only draw (QS) and pass
+    for seat in (0, 1):
+        view = game.view(seat)
+        assert (view.drew_on_suit, view.drew_on_rank) == ((h, h), (10, 10))
+    game.step("play 10C")  # seat 0 plays: its record clears; seat 1 draws 4H on clubs
+    assert hand(game, 1).endswith("QS 4H")
+    view = game.view(0)
+    assert (view.drew_on_suit, view.drew_on_rank) == ((-1, c), (-1, 10))
+    encoder = crazy_eights_v0.encoder(game.config)
+    obs = encoder.encode(view)
+    assert obs[encoder.offsets["drew_suit"] + c] == 1.0
+    assert obs[encoder.offsets["drew_rank"] + 10 - 1] == 1.0
+    assert obs[encoder.offsets["drew_suit"]:encoder.offsets["drew_rank"] + 13].sum() == 2.0

@@ -100,7 +100,8 @@ def test_numpy_play_matches_stable_baselines_predict(run):
 def test_sampled_play_is_seeded_and_legal(run):
     spec = f"policy:{run.run_dir / 'final.npz'}?sample"
     agent = make_agent(spec, "livery_eights", seed=1)
-    view = make_game("livery_eights", seed=2).view(0)
+    game = make_game("livery_eights", seed=2)
+    view = game.view(game.current_player)
     probs = agent.action_probabilities(view)
     assert probs.sum() == pytest.approx(1.0)
     assert set(np.flatnonzero(probs)) <= set(view.legal_actions)
@@ -209,3 +210,15 @@ def test_cli_train_reports_bad_settings(capsys):
     assert "timesteps=0" in capsys.readouterr().out
     assert main(["train", "--opponents", "wizard", "--no-progress"]) == 2
     assert "wizard" in capsys.readouterr().out
+
+
+def test_cli_export(run, tmp_path, capsys):
+    out = tmp_path / "exported.npz"
+    assert main(["export", str(run.final), str(out)]) == 0
+    assert "policy:" in capsys.readouterr().out
+    game = make_game("livery_eights", seed=9)
+    view = game.view(game.current_player)
+    exported = PolicyAgent("livery_eights", str(out))
+    assert exported.metadata["timesteps"] == run.timesteps
+    assert exported.act(view) == PolicyAgent("livery_eights", str(run.final)).act(view)
+    assert main(["export", str(tmp_path / "none.zip"), str(out)]) == 2

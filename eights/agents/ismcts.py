@@ -1,0 +1,278 @@
+"""Information-set Monte Carlo tree search: a search agent that plays from the view alone.
+
+Single-observer ISMCTS (Cowling, Powley & Whitehouse, "Information Set Monte
+Carlo Tree Search", IEEE TCIAIG 2012). One tree of the observer's information
+sets is grown over many iterations; each iteration
+
+1. **determinizes**: asks the engine for a position consistent with the view
+   (:meth:`~eights.engines.base.Engine.determinize`: own hand and public
+   state as seen, hidden cards dealt at random);
+2. **selects** down the tree with UCB1 using *availability* counts: a child
+   is a candidate only if its action is legal in this determinization, and
+   its exploration term counts the iterations in which it was available, not
+   its parent's visits;
+3. **expands** one untried legal action, the one the playout policy would
+   pick among them (see :meth:`ISMCTSAgent._expand` for why not uniformly);
+4. **rolls out** to the end of the game with a fast policy: a uniformly
+   random card play when there is one (wild cards only when nothing else
+   fits), the suit the chooser holds most of after a wild card, else the
+   first other legal action (draw, pass); a game cut at the turn limit scores
+   0 for everyone. Keeping wild cards and naming a held suit are what a
+   player would do without thinking; against the heuristic they were worth
+   about 14 points of win rate at 300 simulations (benchmarks/README.md);
+5. **backs up** each node's reward for the player who acted at it, from
+   ``engine.returns()``, so it is correct for any number of players.
+
+Edges are keyed by (acting seat, action id): after a draw the same action
+sequence can lead to the observer's decision in one determinization and an
+opponent's in another, and their statistics must not mix.
+
+The agent reads only the view it is given and draws all its randomness
+(determinizations, expansion order, rollouts, the engines' own shuffles) from
+``self.rng``, so with a simulation budget it is deterministic for a fixed
+seed whatever the hidden cards are. A time budget depends on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from ..cards import RANK, SUITS, parse_card
+from ..config import ConfigError
+from ..engines import engine_class
+from ..engines.base import Engine, PlayerView
+from .base import Agent
+from .heuristic import best_suit
+
+DEFAULT_SIMULATIONS = 300
+DEFAULT_EXPLORATION = 1.0
+
+
+class _Node:
+    """One edge of the tree and the information set it leads to."""
+
+    __slots__ = ("avail", "children", "reward", "visits")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.avail = 1
+        self.reward = 0.0
+        #: (seat * number of actions + action id) -> child
+        self.children: dict[int, _Node] = {}
+
+
+class ISMCTSAgent(Agent):
+    """Single-observer ISMCTS over the engine's determinizations; see the module docstring."""
+
+    name = "ismcts"
+
+    def __init__(self, seed: int | None = None, *, simulations: int = DEFAULT_SIMULATIONS,
+                 time_ms: float | None = None, exploration: float = DEFAULT_EXPLORATION):
+        super().__init__(seed)
+        _check("sims", simulations, int, 1)
+        if time_ms is not None:
+            _check("ms", time_ms, (int, float), 0, strict=True)
+        _check("c", exploration, (int, float), 0)
+        self.simulations = simulations
+        self.time_ms = time_ms
+        self.exploration = float(exploration)
+        #: variant -> what the playout policy knows of each action id
+        self._tables: dict[str, _Playout] = {}
+
+    def act(self, view: PlayerView) -> int:
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        if not legal:
+            raise ValueError(f"ismcts: seat {view.seat} is not the one to act in this view")
+        engine = engine_class(view.variant)
+        root = self._search(view, engine)
+        me = view.seat * len(engine.actions)
+        return max(legal, key=lambda a: root.children[me + a].visits if me + a in root.children
+                   else -1)
+
+    # ------------------------------------------------------------------ search
+    def _search(self, view: PlayerView, engine: type[Engine]) -> _Node:
+        """Grow the tree from ``view`` within the budget; return its root."""
+        root = _Node()
+        table = self._playout_table(view.variant, engine)
+        if self.time_ms is not None:
+            deadline = time.perf_counter() + self.time_ms / 1000.0
+            while True:
+                self._iterate(root, engine.determinize(view, self.rng), table)
+                if time.perf_counter() >= deadline:
+                    break
+        else:
+            for _ in range(self.simulations):
+                self._iterate(root, engine.determinize(view, self.rng), table)
+        return root
+
+    def _iterate(self, root: _Node, game: Engine, table: _Playout) -> None:
+        """One iteration on one determinization: select, expand, roll out, back up."""
+        path, actors = self._descend(root, game, table)
+        self._rollout(game, table)
+        returns = game.returns()
+        for node, seat in zip(path, actors, strict=True):
+            node.visits += 1
+            node.reward += returns[seat]
+
+    def _descend(self, root: _Node, game: Engine,
+                 table: _Playout) -> tuple[list[_Node], list[int]]:
+        """Select with availability-UCB until an untried action, expand it; the path taken."""
+        width = len(game.actions)
+        node = root
+        path: list[_Node] = []
+        actors: list[int] = []
+        while not game.game_over:
+            seat = game.current_player
+            base = seat * width
+            legal = game.legal_actions()
+            expansion = self._expand(game, node.children, base, legal, table)
+            if expansion is None:
+                action, node = self._select(node.children, base, legal, self.exploration)
+            else:
+                action, node = expansion
+            game.step(action)
+            path.append(node)
+            actors.append(seat)
+            if expansion is not None:
+                break
+        return path, actors
+
+    def _expand(self, game: Engine, children: dict[int, _Node], base: int,
+                legal: tuple[int, ...], table: _Playout) -> tuple[int, _Node] | None:
+        """Add a child for an untried legal action, or None when all are tried.
+
+        The untried action is the one the playout policy would pick among
+        them (a card before a wild card before a draw). An opponent's node
+        meets new cards in almost every determinization, so it expands nearly
+        every time it is reached: drawn uniformly, the opponent would draw
+        instead of playing about one time in four and the search would count
+        on blunders the playouts never make. The new child starts with one
+        availability (this iteration); its tried siblings count it too.
+        """
+        untried = [a for a in legal if base + a not in children]
+        if not untried:
+            return None
+        action = self._playout_action(game, untried, table)
+        for a in legal:
+            sibling = children.get(base + a)
+            if sibling is not None:
+                sibling.avail += 1
+        child = children[base + action] = _Node()
+        return action, child
+
+    @staticmethod
+    def _select(children: dict[int, _Node], base: int, legal: tuple[int, ...],
+                c: float) -> tuple[int, _Node]:
+        """The available child with the highest UCB1 score, its availability counted."""
+        best_value = -math.inf
+        best_action, best = -1, None
+        for a in legal:
+            child = children[base + a]
+            child.avail += 1
+            value = child.reward / child.visits + c * math.sqrt(
+                math.log(child.avail) / child.visits)
+            if value > best_value:
+                best_value, best_action, best = value, a, child
+        assert best is not None
+        return best_action, best
+
+    def _rollout(self, game: Engine, table: _Playout) -> None:
+        """Finish the game fast with the playout policy (module docstring, step 4)."""
+        while not game.game_over:
+            game.step(self._playout_action(game, game.legal_actions(), table))
+
+    def _playout_action(self, game: Engine, actions: Sequence[int], table: _Playout) -> int:
+        """The playout policy's pick among ``actions`` (all legal now in ``game``).
+
+        A random card play, wild cards only when no other card is among
+        them; else the suit the chooser holds most of, when suits are named;
+        else the first action (draw, pass).
+        """
+        plays, wild, suit_of = table
+        cards = [a for a in actions if plays[a]]
+        if cards:
+            cards = [a for a in cards if not wild[a]] or cards
+            return cards[int(self.rng.random() * len(cards))]
+        if suit_of[actions[0]] >= 0:
+            want = best_suit(game.view(game.current_player).hand)
+            for a in actions:
+                if suit_of[a] == want:
+                    return a
+        return actions[0]
+
+    def _playout_table(self, variant: str, engine: type[Engine]) -> _Playout:
+        """Per action id: plays a card, plays a wild card, names which suit (once per variant)."""
+        table = self._tables.get(variant)
+        if table is None:
+            table = self._tables[variant] = _playout_table(engine)
+        return table
+
+
+class _Playout(NamedTuple):
+    """What the playout policy needs to know of each action id, read from the notation."""
+
+    plays: tuple[bool, ...]
+    wild: tuple[bool, ...]
+    suit_of: tuple[int, ...]
+
+
+def _playout_table(engine: type[Engine]) -> _Playout:
+    """``play <card>`` actions, those whose card has the engine's ``wild_rank``, ``suit X``."""
+    wild_rank = getattr(engine, "wild_rank", None)
+    plays, wild, suit_of = [], [], []
+    for text in engine.actions.texts:
+        words = text.split()
+        is_play = words[0] == "play"
+        plays.append(is_play)
+        wild.append(is_play and len(words) == 2 and RANK[parse_card(words[1])] == wild_rank)
+        suit_of.append(SUITS.index(words[1]) if words[0] == "suit" else -1)
+    return _Playout(tuple(plays), tuple(wild), tuple(suit_of))
+
+
+# ---------------------------------------------------------------------- specs
+#: spec option -> (constructor argument, how to read it, what is allowed)
+SPEC_OPTIONS: dict[str, tuple[str, type, str]] = {
+    "sims": ("simulations", int, "simulations per decision, an integer >= 1"),
+    "ms": ("time_ms", float, "milliseconds per decision, a number > 0 (wins over sims)"),
+    "c": ("exploration", float, "the UCB exploration constant, a number >= 0"),
+}
+
+
+def _allowed() -> str:
+    return "; ".join(f"{key}: {doc}" for key, (_, _, doc) in SPEC_OPTIONS.items())
+
+
+def _check(key: str, value: object, kind: type | tuple[type, ...], low: float,
+           strict: bool = False) -> None:
+    """Refuse a budget or constant out of range, naming the spec option and what is allowed."""
+    ok = isinstance(value, kind) and not isinstance(value, bool) and (
+        value > low if strict else value >= low) and math.isfinite(value)  # type: ignore[operator]
+    if not ok:
+        raise ConfigError(f"ismcts: {key}={value!r} is not allowed; {key} is "
+                          f"{SPEC_OPTIONS[key][2]}")
+
+
+def ismcts_from_spec(arg: str, seed: int | None = None) -> ISMCTSAgent:
+    """An agent from a spec's argument (after ``ismcts:``): ``"sims=200,c=0.5"``, ``"ms=50"``.
+
+    An empty argument (the plain ``"ismcts"`` spec) gives the defaults.
+    """
+    kwargs: dict[str, float | int] = {}
+    for item in filter(None, (part.strip() for part in arg.split(","))):
+        key, eq, text = (s.strip() for s in item.partition("="))
+        if key not in SPEC_OPTIONS or not eq:
+            raise ConfigError(f"ismcts: {item!r} is not an option; write key=value with the "
+                              f"keys {_allowed()}")
+        name, kind, doc = SPEC_OPTIONS[key]
+        if name in kwargs:
+            raise ConfigError(f"ismcts: {key} is given twice in {arg!r}")
+        try:
+            kwargs[name] = kind(text)
+        except ValueError:
+            raise ConfigError(f"ismcts: {key}={text!r} is not allowed; {key} is {doc}") from None
+    return ISMCTSAgent(seed, **kwargs)  # type: ignore[arg-type]

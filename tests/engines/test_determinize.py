@@ -1,0 +1,177 @@
+"""Determinization: a new engine consistent with a seat's view, hidden cards dealt at random.
+
+Search agents sample the positions a seat cannot tell apart with
+``Engine.determinize(view, rng)``; these tests pin what such a position keeps
+(the seat's hand, everything public, the legal actions) and what it may
+change (only cards hidden from the seat).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+
+import pytest
+
+from eights.engines import engine_class, make_game
+from eights.engines.base import Engine
+from eights.engines.livery_eights import LiveryEightsGame
+from eights.engines.pile import AFTER_DRAW, CALL_LAST_CARD, CHALLENGE, PileEngine
+from tests.conftest import available_variants
+
+SETUPS = [
+    (variant, {"num_players": n, "match": match})
+    for variant in available_variants()
+    for n in (2, 4)
+    for match in (False, True)
+]
+
+
+def setup_id(setup: tuple[str, dict]) -> str:
+    variant, config = setup
+    return f"{variant}-{config['num_players']}p" + ("-match" if config["match"] else "")
+
+
+def all_cards(game: PileEngine) -> Counter:
+    s = game.state
+    cards = Counter(s.stock) + Counter(s.discard)
+    for hand in s.hands:
+        cards += Counter(hand)
+    return cards
+
+
+def public_fields(view) -> dict:
+    """Every field of a view but its history (a determinized engine's log starts empty)."""
+    return {f.name: getattr(view, f.name) for f in dataclasses.fields(view)
+            if f.name != "seen_events"}
+
+
+def positions(variant: str, config: dict, games: int, seed: int):
+    """Yield the engine at every decision of seeded random games (do not step it)."""
+    game = make_game(variant, seed=seed, **config)
+    rng = random.Random(seed)
+    for g in range(games):
+        game.reset(seed=seed + g)
+        while not game.game_over:
+            yield game
+            legal = game.legal_actions()
+            game.step(legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("setup", SETUPS, ids=setup_id)
+def test_the_acting_seat_keeps_its_hand_public_state_and_legal_actions(
+        setup: tuple[str, dict]) -> None:
+    variant, config = setup
+    cls = engine_class(variant)
+    rng = random.Random(7)
+    checked = 0
+    games = 12 if variant == "crazy_eights" else 60
+    for game in positions(variant, config, games, seed=100):
+        seat = game.current_player
+        view = game.view(seat)
+        det = cls.determinize(view, rng)
+        assert det.current_player == seat
+        assert det.legal_actions() == game.legal_actions() == view.legal_actions
+        assert sorted(det.state.hands[seat]) == sorted(game.state.hands[seat])
+        assert public_fields(det.view(seat)) == public_fields(view)
+        assert all_cards(det) == Counter(game.full_deck())
+        checked += 1
+    assert checked > 300
+
+
+@pytest.mark.parametrize("setup", SETUPS, ids=setup_id)
+def test_other_seats_views_determinize_with_cards_conserved(setup: tuple[str, dict]) -> None:
+    """A seat that is not to act: its view is kept too (a redeal finds the actor a real choice)."""
+    variant, config = setup
+    cls = engine_class(variant)
+    rng = random.Random(8)
+    checked = kept = 0
+    for game in positions(variant, config, 4 if variant == "crazy_eights" else 30, seed=200):
+        for seat in range(game.num_players):
+            if seat == game.current_player:
+                continue
+            view = game.view(seat)
+            det = cls.determinize(view, rng)
+            assert all_cards(det) == Counter(game.full_deck())
+            kept += public_fields(det.view(seat)) == public_fields(view)
+            checked += 1
+    assert checked > 200
+    assert kept >= 0.98 * checked
+
+
+def test_hidden_cards_are_dealt_from_the_generator() -> None:
+    """Same generator state, same deal; other seeds deal the hidden cards differently."""
+    game = make_game("crazy_eights", num_players=3, seed=4)
+    view = game.view(game.current_player)
+    a = type(game).determinize(view, random.Random(1))
+    b = type(game).determinize(view, random.Random(1))
+    assert a.state == b.state and a.rng.getstate() == b.rng.getstate()
+    others = {tuple(type(game).determinize(view, random.Random(s)).state.hands[1])
+              for s in range(20)}
+    assert len(others) == 20
+
+
+def test_determinizing_leaves_the_real_game_alone() -> None:
+    game = make_game("livery_eights", num_players=3, seed=5)
+    before = game.snapshot()
+    det = type(game).determinize(game.view(game.current_player), random.Random(0))
+    while not det.game_over:
+        det.step(det.legal_actions()[0])
+    assert game.snapshot() == before
+
+
+def test_a_card_drawn_by_another_seat_is_a_playable_one_of_its_hand() -> None:
+    cls = engine_class("crazy_eights")
+    rng = random.Random(3)
+    seen = 0
+    for game in positions("crazy_eights", {"num_players": 3}, 40, seed=300):
+        if game.state.phase != AFTER_DRAW:
+            continue
+        drawer = game.current_player
+        watcher = (drawer + 1) % 3
+        det = cls.determinize(game.view(watcher), rng)
+        assert det.state.drawn in det.state.hands[drawer]
+        assert det.playable(det.state.drawn)
+        assert det.legal_actions() == (det.state.drawn, *game.legal_actions()[1:])
+        seen += 1
+    assert seen > 20
+
+
+def test_livery_next_up_is_rebuilt_in_the_call_and_challenge_windows() -> None:
+    """``next_up`` is not in the view: it follows from who played the top card and its trick."""
+    phases = Counter()
+    rng = random.Random(4)
+    for players in (2, 3, 4):
+        for game in positions("livery_eights", {"num_players": players}, 150, seed=400):
+            s = game.state
+            if s.phase not in (CALL_LAST_CARD, CHALLENGE):
+                continue
+            for seat in range(players):
+                det = LiveryEightsGame.determinize(game.view(seat), rng)
+                assert det.state.next_up == s.next_up
+            phases[s.phase] += 1
+    assert phases[CALL_LAST_CARD] > 20 and phases[CHALLENGE] > 5
+
+
+def test_views_show_first_player_and_stuck_turns() -> None:
+    """Public state determinize needs (who started the hand, how long the table is stuck)."""
+    for game in positions("livery_eights", {"num_players": 3, "match": True}, 10, seed=500):
+        view = game.view(0)
+        assert (view.first_player, view.stuck) == (game.state.first, game.state.stuck)
+
+
+def test_bad_views_are_refused_clearly() -> None:
+    game = make_game("crazy_eights", num_players=2, seed=6)
+    view = game.view(game.current_player)
+    with pytest.raises(ValueError, match="cards are hidden from seat"):
+        type(game).determinize(dataclasses.replace(view, stock_size=view.stock_size + 1),
+                               random.Random(0))
+    with pytest.raises(ValueError, match="cannot determinize a crazy_eights view"):
+        LiveryEightsGame.determinize(view, random.Random(0))
+    while not game.game_over:
+        game.step(game.legal_actions()[0])
+    with pytest.raises(ValueError, match="game in this view is over"):
+        type(game).determinize(game.view(0), random.Random(0))
+    with pytest.raises(NotImplementedError):
+        Engine.determinize(view, random.Random(0))
