@@ -47,10 +47,11 @@ class TimedAgent(Agent):
 def measure(variant: str = "crazy_eights", games: int = 300,
             sims: int = DEFAULT_SIMULATIONS, ms: float | None = None,
             exploration: float = DEFAULT_EXPLORATION, opponent: str = "heuristic",
-            seed: int = 0, progress: Callable[[int], None] | None = None) -> dict:
+            seed: int = 0, progress: Callable[[int], None] | None = None,
+            infer: bool = True) -> dict:
     """Play the games; return wins, truncated games and timing of the search agent."""
     search = TimedAgent(ISMCTSAgent(seed, simulations=sims, time_ms=ms,
-                                    exploration=exploration))
+                                    exploration=exploration, infer=infer))
     other = make_agent(opponent, variant, seed=seed + 1)
     game = make_game(variant, num_players=2, seed=seed)
     wins = truncated = 0
@@ -84,15 +85,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--variant", default="crazy_eights", choices=list(VARIANTS))
     parser.add_argument("--opponent", default="heuristic", help="the other agent's spec")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-infer", action="store_true",
+                        help="deal opponents at random, ignoring what their draws tell")
     args = parser.parse_args(argv)
     console = Console()
     budget_text = f"ms={args.ms:g}" if args.ms is not None else f"sims={args.sims}"
+    budget_text += ",infer=0" if args.no_infer else ""
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task(f"ismcts:{budget_text} vs {args.opponent}", total=args.games)
         out = measure(args.variant, args.games, args.sims, args.ms, args.c, args.opponent,
-                      args.seed, progress=lambda done: bar.update(task, completed=done))
+                      args.seed, progress=lambda done: bar.update(task, completed=done),
+                      infer=not args.no_infer)
     lo, hi = out["interval"]
     table = Table(title=f"{args.variant}, two players: ismcts:{budget_text},c={args.c:g} "
                         f"vs {args.opponent} ({out['seconds']:.0f} s)")

@@ -61,13 +61,11 @@ class ActionSet:
         return self._ids[text]
 
     def text(self, action: int) -> str:
-        if isinstance(action, bool) or not isinstance(action, int) or not (
-            0 <= action < len(self.texts)
-        ):
-            raise ActionError(
-                f"action {action!r} is not in the action space: ids are 0..{len(self.texts) - 1}"
-            )
-        return self.texts[action]
+        """The text of an action id (numpy ints included, as masks and samplers give them)."""
+        if isinstance(action, str):
+            raise ActionError(f"action {action!r} is not in the action space: ids are "
+                              f"0..{len(self.texts) - 1} (text() takes an id)")
+        return self.texts[self.coerce(action)]
 
     def parse(self, text: str) -> int:
         """The id of an action text; an :class:`ActionError` naming the forms otherwise."""

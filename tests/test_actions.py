@@ -133,3 +133,7 @@ def test_engine_step_turns_a_bad_text_into_an_illegal_action_error_listing_legal
         game.step(99)
     assert game.turn == turn
     assert ", ".join(game.legal_texts()) == legal
+
+
+def test_text_accepts_numpy_ids_as_samplers_give_them():
+    assert ACTIONS.text(np.int64(56)) == "draw"

@@ -70,7 +70,8 @@ class ISMCTSAgent(Agent):
     name = "ismcts"
 
     def __init__(self, seed: int | None = None, *, simulations: int = DEFAULT_SIMULATIONS,
-                 time_ms: float | None = None, exploration: float = DEFAULT_EXPLORATION):
+                 time_ms: float | None = None, exploration: float = DEFAULT_EXPLORATION,
+                 infer: bool = True):
         super().__init__(seed)
         _check("sims", simulations, int, 1)
         if time_ms is not None:
@@ -79,6 +80,9 @@ class ISMCTSAgent(Agent):
         self.simulations = simulations
         self.time_ms = time_ms
         self.exploration = float(exploration)
+        #: deal opponents who drew no card they could have played then
+        #: (:meth:`Engine.determinize`'s ``infer_from_draws``)
+        self.infer = infer
         #: variant -> what the playout policy knows of each action id
         self._tables: dict[str, _Playout] = {}
 
@@ -102,12 +106,12 @@ class ISMCTSAgent(Agent):
         if self.time_ms is not None:
             deadline = time.perf_counter() + self.time_ms / 1000.0
             while True:
-                self._iterate(root, engine.determinize(view, self.rng), table)
+                self._iterate(root, engine.determinize(view, self.rng, self.infer), table)
                 if time.perf_counter() >= deadline:
                     break
         else:
             for _ in range(self.simulations):
-                self._iterate(root, engine.determinize(view, self.rng), table)
+                self._iterate(root, engine.determinize(view, self.rng, self.infer), table)
         return root
 
     def _iterate(self, root: _Node, game: Engine, table: _Playout) -> None:
@@ -240,6 +244,7 @@ SPEC_OPTIONS: dict[str, tuple[str, type, str]] = {
     "sims": ("simulations", int, "simulations per decision, an integer >= 1"),
     "ms": ("time_ms", float, "milliseconds per decision, a number > 0 (wins over sims)"),
     "c": ("exploration", float, "the UCB exploration constant, a number >= 0"),
+    "infer": ("infer", int, "1 to read an opponent's draw as 'could not play' (default), 0 not"),
 }
 
 
@@ -275,4 +280,8 @@ def ismcts_from_spec(arg: str, seed: int | None = None) -> ISMCTSAgent:
             kwargs[name] = kind(text)
         except ValueError:
             raise ConfigError(f"ismcts: {key}={text!r} is not allowed; {key} is {doc}") from None
+        if name == "infer":
+            if kwargs[name] not in (0, 1):
+                raise ConfigError(f"ismcts: {key}={text!r} is not allowed; {key} is {doc}")
+            kwargs[name] = bool(kwargs[name])
     return ISMCTSAgent(seed, **kwargs)  # type: ignore[arg-type]

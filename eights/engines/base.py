@@ -400,7 +400,8 @@ class Engine:
         )
 
     @classmethod
-    def determinize(cls, view: PlayerView, rng: random.Random) -> Engine:
+    def determinize(cls, view: PlayerView, rng: random.Random,
+                    infer_from_draws: bool = False) -> Engine:
         """A new engine whose position is consistent with ``view``.
 
         The seat's own hand and everything public are as in the view; the
@@ -409,6 +410,12 @@ class Engine:
         play from the result is reproducible. Only the view is read: search
         agents (:mod:`eights.agents.ismcts`) sample the positions a seat
         cannot tell apart this way without ever touching the real game.
+
+        ``infer_from_draws`` reads a public draw as "could not play": the
+        deal then gives an opponent who drew no card it could have played
+        then (apart from the card it drew). The rules force this reading where
+        a player may only draw when unable to play; elsewhere it is an
+        assumption about the opponents.
         """
         raise NotImplementedError(f"{cls.variant}: determinize is not implemented")
 

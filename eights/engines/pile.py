@@ -402,7 +402,8 @@ class PileEngine(Engine):
 
     # ------------------------------------------------------------ determinization
     @classmethod
-    def determinize(cls, view: PileView, rng: random.Random) -> PileEngine:
+    def determinize(cls, view: PileView, rng: random.Random,
+                    infer_from_draws: bool = False) -> PileEngine:
         """A new engine consistent with ``view`` (see :meth:`Engine.determinize`).
 
         The hidden pool is the full deck minus the seat's hand and the discard
@@ -430,6 +431,8 @@ class PileEngine(Engine):
         engine.turn = view.turn
         for _ in range(DEAL_TRIES):
             engine.state = engine._state_from_view(view, rng)
+            if infer_from_draws:
+                engine._respect_draws(view, rng)
             engine._fill_hidden_fields(view, rng)
             if view.legal_actions or len(engine._legal()) > 1:
                 break
@@ -454,6 +457,32 @@ class PileEngine(Engine):
             offender=view.offender, drew_suit=list(view.drew_on_suit),
             drew_rank=list(view.drew_on_rank),
         )
+
+    def _respect_draws(self, view: PileView, rng: random.Random) -> None:
+        """Swap out of each opponent's hand the cards it could have played when it drew.
+
+        The seat's view records what an opponent drew on (the suit to follow
+        and the top rank) until it plays again. Its hand then held no card of
+        that suit or rank and no wild card, except the card it drew, which any
+        one of its hidden cards may be (the deal is random, so its last one).
+        Each such card is swapped with a random stock card that fits the
+        record, while there is one: hand sizes and the pool stay as they were.
+        """
+        s = self.state
+        wild = self.wild_rank
+        for p, suit in enumerate(view.drew_on_suit):
+            if p == view.seat or suit < 0:
+                continue
+            rank = view.drew_on_rank[p]
+            hand, stock = s.hands[p], s.stock
+            free = [i for i, c in enumerate(stock)
+                    if SUIT[c] != suit and RANK[c] != rank and RANK[c] != wild]
+            rng.shuffle(free)
+            for k in range(len(hand) - 1):
+                c = hand[k]
+                if (SUIT[c] == suit or RANK[c] == rank or RANK[c] == wild) and free:
+                    i = free.pop()
+                    hand[k], stock[i] = stock[i], c
 
     def _deck_counts(self) -> tuple[int, ...]:
         """Copies of each card id in the full deck, computed once per config (search asks often)."""

@@ -175,3 +175,37 @@ def test_bad_views_are_refused_clearly() -> None:
         type(game).determinize(game.view(0), random.Random(0))
     with pytest.raises(NotImplementedError):
         Engine.determinize(view, random.Random(0))
+
+
+@pytest.mark.parametrize("variant", ["crazy_eights", "livery_eights"])
+def test_inferring_from_draws_deals_opponents_nothing_they_could_have_played(variant):
+    """With infer_from_draws, an opponent that drew holds no card of the suit or rank it
+    drew on and no wild card, except one card (the one it drew); cards stay conserved."""
+    import random as _random
+
+    from eights.agents import make_agent
+    from eights.cards import RANK, SUIT
+
+    rng = _random.Random(0)
+    checked = 0
+    for seed in range(40):
+        game = make_game(variant, num_players=3, seed=seed)
+        agents = [make_agent("heuristic", variant, seed=k) for k in range(3)]
+        while not game.game_over and checked < 400:
+            seat = game.current_player
+            view = game.view(seat)
+            drew = [p for p in range(3) if p != seat and view.drew_on_suit[p] >= 0]
+            if drew:
+                det = type(game).determinize(view, rng, infer_from_draws=True)
+                for p in drew:
+                    suit, rank = view.drew_on_suit[p], view.drew_on_rank[p]
+                    hand = det.state.hands[p]
+                    fits = [c for c in hand if SUIT[c] == suit or RANK[c] in (rank, 8)]
+                    assert len(fits) <= 1 or not any(
+                        SUIT[c] != suit and RANK[c] not in (rank, 8) for c in det.state.stock)
+                    checked += 1
+                cards = sorted(c for h in det.state.hands for c in h) + det.state.stock
+                assert len(cards) + len(det.state.discard) == len(game.full_deck())
+                assert det.legal_actions() == view.legal_actions
+            game.step(agents[seat].act(view))
+    assert checked > 50
