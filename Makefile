@@ -16,11 +16,12 @@ $(VENV)/.run: $(VENV)/.created pyproject.toml constraints.txt
 	touch $@
 
 $(VENV)/.test: $(VENV)/.created pyproject.toml constraints.txt
-	$(PIP) -e ".[dev,bench,train]"
+	$(PIP) -e ".[dev,bench,train,ray]"
 	touch $@ $(VENV)/.run
 
 run: $(VENV)/.run
-	$(VENV)/bin/eights tournament --variant crazy_eights --players 2 --agents random,greedy,heuristic,policy --games 300
+	$(VENV)/bin/eights tournament --variant crazy_eights --players 2 --agents random,greedy,heuristic,policy \
+		--games 300 --out runs/make-run --restart
 
 test: $(VENV)/.test
 	$(VENV)/bin/ruff check eights tests benchmarks

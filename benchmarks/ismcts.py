@@ -24,7 +24,7 @@ from eights.agents import Agent, ISMCTSAgent, make_agent, play_game
 from eights.agents.ismcts import DEFAULT_EXPLORATION, DEFAULT_SIMULATIONS
 from eights.engines import VARIANTS, make_game
 from eights.engines.base import PlayerView
-from eights.tournament.roundrobin import wilson_interval
+from eights.tournament.stats import wilson_interval
 
 
 class TimedAgent(Agent):

@@ -39,7 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--variants", default=",".join(VARIANTS))
     args = parser.parse_args(argv)
     console = Console()
-    from eights.tournament.roundrobin import wilson_interval
+    from eights.tournament.stats import wilson_interval
     for variant in args.variants.split(","):
         out = measure(variant, args.agents.split(","), args.games)
         table = Table(title=f"{variant}: {args.games} two-player games per pairing "

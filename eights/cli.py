@@ -3,52 +3,103 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
+from .agents import split_specs
 from .config import ConfigError
 from .engines import VARIANTS, engine_class
-from .tournament import RoundRobinResult, round_robin
+from .tournament import BACKENDS, TournamentResult
 
 
 def _tournament(args: argparse.Namespace, console: Console) -> int:
-    specs = [s.strip() for s in args.agents.split(",") if s.strip()]
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeElapsedColumn(), console=console,
-                  transient=True) as bar:
-        task = bar.add_task(f"{args.variant}, {args.players} players", total=None)
-        result = round_robin(
-            args.variant, specs, num_players=args.players, games=args.games, seed=args.seed,
-            progress=lambda done, total: bar.update(task, completed=done, total=total),
-        )
-    console.print(results_table(result))
+    from .tournament import Tournament, run_tournament
+
+    tournament = Tournament(
+        variant=args.variant, agents=tuple(split_specs(args.agents)), num_players=args.players,
+        games=args.games, seed=args.seed, options=_parse_options(args.option or []),
+        duplicate=not args.no_duplicate, seating=args.seating,
+    )
+    console.print(f"{tournament.describe()}: {tournament.total_games:,} games"
+                  + (f", results in {args.out}" if args.out else ""))
+    columns = ("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True,
+                  disable=args.no_progress) as bar:
+        task = bar.add_task("games", total=tournament.total_games)
+        try:
+            result = run_tournament(
+                tournament, args.out, backend=args.backend, workers=args.workers,
+                ray_address=args.ray_address, restart=args.restart, report=not args.no_report,
+                progress=lambda done, total: bar.update(task, completed=done),
+            )
+        except KeyboardInterrupt:
+            bar.stop()
+            where = (f"the finished games are stored in {args.out}; the same command resumes"
+                     if args.out else "nothing was stored (no --out)")
+            console.print(f"interrupted: {where}")
+            return 130
+    console.print(standings_table(result))
+    console.print(pairs_table(result))
+    rate = result.played_now / result.seconds if result.seconds else 0.0
+    console.print(f"{result.played_now:,} games played in {result.seconds:.1f} s "
+                  f"({rate:,.0f} games/s, {args.backend})"
+                  + (f"; {result.resumed:,} already stored" if result.resumed else ""))
+    if args.out:
+        report = "" if args.no_report else f", report {Path(args.out) / 'report.html'}"
+        console.print(f"results in {Path(args.out) / 'results.sqlite'}{report}")
     return 0
 
 
-def results_table(result: RoundRobinResult) -> Table:
-    table = Table(title=f"{result.variant}, {result.num_players} players, "
-                        f"{result.games_per_table} games per table, seats rotated")
-    table.add_column("agent")
-    table.add_column("games", justify="right")
-    table.add_column("win rate", justify="right")
-    table.add_column("95% CI", justify="right", no_wrap=True, min_width=11)
-    ranking = result.ranking()
-    specs = [r.spec for r in ranking]
-    if result.num_players == 2:
-        for spec in specs:
-            table.add_column(f"vs {spec}", justify="right")
-    for r in ranking:
-        lo, hi = r.interval()
-        row = [r.spec, str(r.games), f"{r.win_rate:.1%}", f"{lo:.1%}-{hi:.1%}"]
-        if result.num_players == 2:
-            for other in specs:
-                w, g = r.versus.get(other, (0, 0))
-                row.append(f"{w / g:.1%}" if g else "-")
-        table.add_row(*row)
+def _plus_minus(value: float, low: float, high: float, fmt: str) -> str:
+    """``value ±half`` of a symmetric 95% interval; just the value while there is none."""
+    if math.isnan(low) or math.isnan(high):
+        return f"{value:{fmt}}"
+    return f"{value:{fmt}} ±{(high - low) / 2:.1f}"
+
+
+def standings_table(result: TournamentResult) -> Table:
+    """The standings as a rich table: ratings, win rates and margins with 95% intervals."""
+    table = Table(title=f"standings after {result.games_played:,} games "
+                        f"(intervals are 95%)")
+    table.add_column("#", justify="right")
+    table.add_column("agent", overflow="fold")
+    for name in ("rating", "win rate", "95% CI", "margin", "games"):
+        table.add_column(name, justify="right", no_wrap=True)
+    for rank, s in enumerate(result.standings, 1):
+        table.add_row(str(rank), s.agent, _plus_minus(s.rating, s.rating_low, s.rating_high, ".1f"),
+                      f"{s.win_rate:.1%}", f"{s.win_low:.1%}-{s.win_high:.1%}",
+                      _plus_minus(s.margin, s.margin_low, s.margin_high, "+.1f"), f"{s.games:,}")
+    return table
+
+
+def pairs_table(result: TournamentResult) -> Table:
+    """How often each agent (row) finished ahead of each other (column), ties counting half."""
+    agents = result.ranking()
+    title = ("head to head: row's win rate against column" if result.tournament.num_players == 2
+             else "head to head: how often row finished ahead of column")
+    table = Table(title=title)
+    table.add_column("agent", no_wrap=True)
+    for a in agents:
+        table.add_column(a, justify="right", no_wrap=True)
+    for a in agents:
+        cells = []
+        for b in agents:
+            pair = result.pair(a, b)
+            cells.append("-" if pair is None else f"{pair.rate:.0%}")
+        table.add_row(a, *cells)
     return table
 
 
@@ -151,13 +202,31 @@ def _parse_options(items: Sequence[str]) -> dict[str, object]:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="eights", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    t = sub.add_parser("tournament", help="round-robin of agents, with a win-rate table")
+    t = sub.add_parser("tournament", help="round-robin of agents: ratings, win rates, report")
     t.add_argument("--variant", default="crazy_eights", choices=list(VARIANTS))
-    t.add_argument("--players", type=int, default=2)
+    t.add_argument("--players", type=int, default=2, help="players at each table (default 2)")
     t.add_argument("--agents", default="random,greedy,heuristic",
-                   help="comma-separated agent specs, e.g. random,heuristic")
-    t.add_argument("--games", type=int, default=200, help="games per table")
-    t.add_argument("--seed", type=int, default=0)
+                   help="comma-separated agent specs, e.g. random,heuristic,ismcts:sims=200")
+    t.add_argument("--games", type=int, default=200,
+                   help="games per table, rounded up to whole sets of seatings (default 200)")
+    t.add_argument("--seed", type=int, default=0, help="seed of the deals and agents")
+    t.add_argument("--out", metavar="DIR",
+                   help="store every game in DIR/results.sqlite (the same command resumes), "
+                        "and write the summary and an HTML report there")
+    t.add_argument("--backend", default="serial", choices=list(BACKENDS),
+                   help="where games run: this process, local processes, or Ray")
+    t.add_argument("--workers", type=int, help="processes or Ray tasks at once (default: cores)")
+    t.add_argument("--ray-address", help="address of a running Ray cluster (default: a local Ray)")
+    t.add_argument("--seating", default="rotate", choices=["rotate", "permute"],
+                   help="each table plays every rotation (default) or permutation of its seats")
+    t.add_argument("--no-duplicate", action="store_true",
+                   help="a fresh deal every game instead of replaying each deal per seating")
+    t.add_argument("--option", action="append", metavar="NAME=VALUE",
+                   help="a game option, e.g. --option hand_size=5 (repeatable)")
+    t.add_argument("--restart", action="store_true",
+                   help="discard the results already in --out and start again")
+    t.add_argument("--no-report", action="store_true", help="skip the HTML report")
+    t.add_argument("--no-progress", action="store_true", help="no progress bar")
     t.set_defaults(func=_tournament)
     tr = sub.add_parser("train", help="MaskablePPO self-play training with checkpoints")
     tr.add_argument("--variant", choices=list(VARIANTS),

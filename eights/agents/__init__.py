@@ -6,7 +6,7 @@ Specs: ``"random"``, ``"greedy"``, ``"heuristic"``. Later kinds (``"ismcts"``,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from ..config import ConfigError
 from ..engines import engine_class
@@ -39,7 +39,30 @@ def make_agent(spec: str, variant: str, seed: int | None = None) -> Agent:
     return agent
 
 
+def split_specs(text: str, extra_kinds: Iterable[str] = ()) -> list[str]:
+    """Agent specs from a comma-separated list, keeping commas inside a spec's arguments.
+
+    ``"random,ismcts:sims=50,c=2,heuristic"`` is three specs: a ``name=value``
+    piece that names no agent kind, such as ``c=2``, continues the spec
+    with arguments before it. Anything else starts a spec, so a misspelt
+    kind still reaches :func:`make_agent` and its error. ``extra_kinds`` adds
+    words that start a spec in that list (the training pool's ``self``).
+    """
+    kinds = set(AGENT_KINDS) | set(extra_kinds)
+    specs: list[str] = []
+    for piece in (part.strip() for part in text.split(",")):
+        if not piece:
+            continue
+        kind = piece.split(":", 1)[0].split("@", 1)[0]
+        argument = "=" in piece and ":" not in piece and kind not in kinds
+        if specs and argument and ":" in specs[-1]:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
 __all__ = [
     "AGENT_KINDS", "Agent", "GreedyAgent", "ISMCTSAgent", "PileHeuristic", "PolicyAgent",
-    "RandomAgent", "make_agent", "play_game",
+    "RandomAgent", "make_agent", "play_game", "split_specs",
 ]

@@ -172,6 +172,8 @@ class Engine:
     actions: ClassVar[ActionSet]
     #: event kinds whose card only the event's player may see
     private_events: ClassVar[frozenset[str]] = frozenset()
+    #: True where the lowest points win (penalty scoring), False where points are won
+    low_score_wins: ClassVar[bool] = False
 
     def __init__(self, config: GameConfig | None = None, *, seed: int | None = None,
                  deck: Sequence[int | str] | str | None = None,
@@ -334,6 +336,21 @@ class Engine:
 
     def _score_returns(self) -> list[float]:
         raise NotImplementedError
+
+    def ranks(self) -> tuple[int, ...]:
+        """Each seat's finishing place, 0 the best: the winners, then the others by points.
+
+        Tied seats share a place and the next place skips (1, 1, 3), as in
+        sports tables; rating systems that take finishing orders
+        (Plackett-Luce) read it directly. A game that was truncated or is not
+        over ranks every seat level: nobody finished ahead of anybody.
+        """
+        if not self.terminated:
+            return (0,) * self.num_players
+        win = set(self.winners)
+        sign = 1 if self.low_score_wins else -1
+        keys = [(p not in win, sign * x) for p, x in enumerate(self.final_scores())]
+        return tuple(sum(1 for other in keys if other < key) for key in keys)
 
     # ------------------------------------------------------------------ steps
     def step(self, action: int | str) -> None:

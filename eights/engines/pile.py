@@ -134,8 +134,6 @@ class PileEngine(Engine):
     private_events = frozenset({"draw"})
     #: rebuild the stock from the discards (under the top card) when it runs out
     reshuffle_when_empty: ClassVar[bool] = True
-    #: True where the lowest points win (penalty scoring), False where points are won
-    low_score_wins: ClassVar[bool] = False
     #: points of a card left in hand, by rank (ace first)
     points_by_rank: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
     #: ranks whose effect hurts the next player, weighted by how much (for heuristics)

@@ -13,7 +13,7 @@ import dataclasses
 
 from ..agents import Agent, make_agent, play_game
 from ..engines import make_game
-from ..tournament.roundrobin import wilson_interval
+from ..tournament.stats import wilson_interval
 
 
 @dataclasses.dataclass

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..agents import Agent, make_agent
+from ..agents import Agent, make_agent, split_specs
 from ..config import ConfigError
 
 SELF = "self"
@@ -51,10 +51,7 @@ class OpponentPool:
     def parse(cls, text: str, max_snapshots: int = 5) -> OpponentPool:
         """A pool from ``"spec@weight,spec,..."`` (a missing weight is 1)."""
         entries = []
-        for item in text.split(","):
-            item = item.strip()
-            if not item:
-                continue
+        for item in split_specs(text, extra_kinds=[SELF]):
             spec, at, weight = item.rpartition("@")
             if not at:
                 spec, weight = item, "1"

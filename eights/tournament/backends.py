@@ -1,0 +1,143 @@
+"""Where the games run: this process, a pool of local processes, or a Ray cluster.
+
+Every backend yields :class:`GameResult` s as games finish (in any order);
+the runner stores them and computes everything from the store in schedule
+order, so the results do not depend on the backend. Workers build their
+agents once per tournament and reuse them across games.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from ..config import ConfigError
+from .play import GameResult, TablePlayer, TournamentError
+from .schedule import ScheduledGame, Tournament
+
+BACKENDS = ("serial", "process", "ray")
+
+
+def default_workers() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+               else (os.cpu_count() or 1))
+
+
+def run_games(tournament: Tournament, games: Sequence[ScheduledGame], *,
+              backend: str = "serial", workers: int | None = None,
+              ray_address: str | None = None) -> Iterator[GameResult]:
+    """Play ``games``, yielding each result as it finishes."""
+    if backend not in BACKENDS:
+        raise ConfigError(f"backend={backend!r} is not known; the backends are "
+                          f"{', '.join(BACKENDS)}")
+    if workers is not None and (isinstance(workers, bool) or workers < 1):
+        raise ConfigError(f"workers={workers!r} is not allowed; use 1 or more")
+    if ray_address is not None and backend != "ray":
+        raise ConfigError("a Ray address needs --backend ray")
+    if not games:
+        return iter(())
+    if backend == "serial":
+        return _serial(tournament, games)
+    if backend == "process":
+        return _processes(tournament, games, workers or default_workers())
+    return _ray(tournament, games, workers, ray_address)
+
+
+def _batches(games: Sequence[ScheduledGame], workers: int) -> list[list[ScheduledGame]]:
+    """Enough games per task to amortise the hand-off, few enough to balance the workers."""
+    size = max(1, min(64, len(games) // (workers * 8)))
+    return [list(games[i:i + size]) for i in range(0, len(games), size)]
+
+
+def _pipeline(submit: Callable[[list[ScheduledGame]], Any],
+              wait_any: Callable[[list[Any]], tuple[list[list[GameResult]], list[Any]]],
+              batches: list[list[ScheduledGame]], slots: int) -> Iterator[GameResult]:
+    """Keep ``slots`` batches in flight; yield each batch's results as it completes."""
+    queue = iter(batches)
+    pending = [submit(batch) for batch in itertools.islice(queue, slots)]
+    while pending:
+        finished, pending = wait_any(pending)
+        for results in finished:
+            yield from results
+            batch = next(queue, None)
+            if batch is not None:
+                pending.append(submit(batch))
+
+
+def _play_batch(tournament: Tournament, batch: list[ScheduledGame]) -> list[GameResult]:
+    """Play a batch in a worker, reusing the worker's agents while the tournament is the same."""
+    global _worker
+    if _worker is None or _worker.tournament != tournament:
+        _worker = TablePlayer(tournament)
+    return [_worker.play(game) for game in batch]
+
+
+#: the worker process's player, kept between batches
+_worker: TablePlayer | None = None
+
+
+# ------------------------------------------------------------------- serial
+def _serial(tournament: Tournament, games: Sequence[ScheduledGame]) -> Iterator[GameResult]:
+    player = TablePlayer(tournament)
+    for game in games:
+        yield player.play(game)
+
+
+# ---------------------------------------------------------------- processes
+def _processes(tournament: Tournament, games: Sequence[ScheduledGame],
+               workers: int) -> Iterator[GameResult]:
+    # spawn, not fork: the parent may run threads (the progress bar, Ray, torch)
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(workers, mp_context=context)
+
+    def wait_any(pending: list[Future]) -> tuple[list[list[GameResult]], list[Future]]:
+        done, rest = wait(pending, return_when=FIRST_COMPLETED)
+        return [f.result() for f in done], list(rest)
+
+    try:
+        yield from _pipeline(lambda batch: pool.submit(_play_batch, tournament, batch),
+                             wait_any, _batches(games, workers), 2 * workers)
+    except BrokenProcessPool:
+        raise TournamentError(
+            "a worker process died before finishing its games. Worker processes import the "
+            "main module: a script that runs a tournament with the process backend must do "
+            "so under `if __name__ == \"__main__\":`") from None
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+# ---------------------------------------------------------------------- ray
+def _ray(tournament: Tournament, games: Sequence[ScheduledGame], workers: int | None,
+         address: str | None) -> Iterator[GameResult]:
+    try:
+        import ray
+    except ImportError:
+        raise ConfigError("--backend ray needs Ray; install it with: pip install "
+                          "'eights[ray]'") from None
+    started_here = not ray.is_initialized()
+    if started_here:
+        if address is None:
+            ray.init(num_cpus=workers or default_workers(), include_dashboard=False,
+                     log_to_driver=False, logging_level=logging.ERROR)
+        else:
+            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+    try:
+        slots = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        task = ray.remote(num_cpus=1)(_play_batch)
+        shared = ray.put(tournament)
+
+        def wait_any(pending: list[Any]) -> tuple[list[list[GameResult]], list[Any]]:
+            ready, rest = ray.wait(pending, num_returns=1)
+            return [ray.get(ref) for ref in ready], rest
+
+        yield from _pipeline(lambda batch: task.remote(shared, batch), wait_any,
+                             _batches(games, slots), 2 * slots)
+    finally:
+        if started_here:
+            ray.shutdown()

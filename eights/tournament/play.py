@@ -1,0 +1,79 @@
+"""Playing scheduled games: the one function every backend runs, in whatever process.
+
+A :class:`TablePlayer` holds one engine and the agents of one tournament;
+each game reseeds the agents from the schedule and deals from the game's
+deal seed, so the result depends on the :class:`ScheduledGame` alone.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import NamedTuple
+
+from ..agents import Agent, make_agent, play_game
+from ..config import ConfigError
+from ..engines import make_game
+from .schedule import ScheduledGame, Tournament
+
+#: separates the decisions of a game in the results store (no action text contains it)
+ACTION_SEPARATOR = ";"
+
+
+class TournamentError(RuntimeError):
+    """A scheduled game could not be played; names the game so it can be replayed alone."""
+
+
+class GameResult(NamedTuple):
+    """What one game produced; with its :class:`ScheduledGame` it is a row of the store."""
+
+    index: int
+    winners: tuple[int, ...]
+    ranks: tuple[int, ...]
+    scores: tuple[int, ...]
+    truncated: bool
+    turns: int
+    actions: str
+    seconds: float
+
+
+class TablePlayer:
+    """Plays the games of one tournament; keeps one agent per (spec, place at the table)."""
+
+    def __init__(self, tournament: Tournament):
+        self.tournament = tournament
+        self.engine = make_game(tournament.variant, seed=0, config=tournament.config())
+        self._agents: dict[tuple[str, int], Agent] = {}
+
+    def _agent(self, spec: str, copy: int) -> Agent:
+        key = (spec, copy)
+        if key not in self._agents:
+            self._agents[key] = make_agent(spec, self.tournament.variant)
+        return self._agents[key]
+
+    def play(self, game: ScheduledGame) -> GameResult:
+        start = time.perf_counter()
+        agents = []
+        for k, spec in enumerate(game.seats):
+            agent = self._agent(spec, game.seats[:k].count(spec))
+            agent.seed(game.agent_seeds[k])
+            agents.append(agent)
+        engine = self.engine
+        try:
+            engine.reset(seed=game.deal_seed)
+            play_game(engine, agents)
+        except ConfigError:
+            raise
+        except Exception as err:
+            raise TournamentError(
+                f"game {game.index} ({' vs '.join(game.seats)}, deal seed {game.deal_seed}) "
+                f"failed: {type(err).__name__}: {err}") from err
+        return GameResult(
+            index=game.index,
+            winners=tuple(engine.winners),
+            ranks=engine.ranks(),
+            scores=tuple(int(x) for x in engine.final_scores()),
+            truncated=bool(engine.truncated),
+            turns=engine.turn,
+            actions=ACTION_SEPARATOR.join(engine.record().actions),
+            seconds=time.perf_counter() - start,
+        )

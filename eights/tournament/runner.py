@@ -1,0 +1,61 @@
+"""Run a tournament end to end: schedule, resume from the store, play, summarise, write.
+
+``run_tournament`` is what ``eights tournament`` calls. With an output
+directory, every game is committed to ``results.sqlite`` as it finishes and
+the same call resumes a killed run; the summary files and the HTML report are
+written at the end. Without one, the results live in memory only.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from ..agents import make_agent
+from .backends import run_games
+from .results import TournamentResult, summarize
+from .schedule import Tournament
+from .store import ResultsStore
+
+RESULTS_FILE = "results.sqlite"
+
+
+def run_tournament(tournament: Tournament, out: str | Path | None = None, *,
+                   backend: str = "serial", workers: int | None = None,
+                   ray_address: str | None = None, restart: bool = False,
+                   report: bool = True,
+                   progress: Callable[[int, int], None] | None = None) -> TournamentResult:
+    """Play every game of ``tournament`` not yet in ``out``'s store and return the results.
+
+    ``progress(done, total)`` is called as games finish, counting stored ones.
+    """
+    start = time.perf_counter()
+    for spec in tournament.agents:  # a bad spec fails here, before anything is written
+        make_agent(spec, tournament.variant)
+    out_dir = Path(out) if out is not None else None
+    store_path = out_dir / RESULTS_FILE if out_dir is not None else None
+    with ResultsStore(store_path, tournament, restart=restart) as store:
+        schedule = tournament.schedule()
+        done = store.done()
+        todo = [g for g in schedule if g.index not in done]
+        if progress:
+            progress(len(done), len(schedule))
+        by_index = {g.index: g for g in todo}
+        played = 0
+        for result in run_games(tournament, todo, backend=backend, workers=workers,
+                                ray_address=ray_address):
+            store.add(by_index[result.index], result)
+            played += 1
+            if progress:
+                progress(len(done) + played, len(schedule))
+        summary = summarize(tournament, store.games(), len(schedule))
+    summary.resumed, summary.played_now = len(done), played
+    summary.seconds = time.perf_counter() - start
+    if out_dir is not None:
+        summary.write(out_dir)
+        if report:
+            from .report import write_report
+
+            write_report(summary, out_dir)
+    return summary

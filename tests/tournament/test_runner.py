@@ -1,0 +1,124 @@
+"""Whole tournaments: resume after a kill, the same results on every backend, ranking."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from eights.cli import main
+from eights.tournament import RESULTS_FILE, Tournament, run_tournament
+
+MIXED = Tournament("crazy_eights", ("random", "greedy", "heuristic", "policy", "ismcts:sims=8"),
+                   games=8, seed=5)
+
+
+def outcome(result_dir) -> list[tuple]:
+    db = sqlite3.connect(result_dir / RESULTS_FILE)
+    rows = db.execute("SELECT idx, seats, deal_seed, winners, ranks, scores, turns, actions "
+                      "FROM games ORDER BY idx").fetchall()
+    db.close()
+    return rows
+
+
+def figures(result) -> list[tuple]:
+    return [(s.agent, s.wins, s.games, round(s.rating, 9), round(s.margin, 9))
+            for s in result.standings]
+
+
+def test_serial_and_process_runs_give_identical_results(tmp_path):
+    serial = run_tournament(MIXED, tmp_path / "serial", report=False)
+    procs = run_tournament(MIXED, tmp_path / "process", backend="process", workers=2,
+                           report=False)
+    assert outcome(tmp_path / "serial") == outcome(tmp_path / "process")
+    assert figures(serial) == figures(procs)
+    assert serial.games_played == MIXED.total_games == 10 * 8
+
+
+def test_ray_run_gives_identical_results(tmp_path):
+    pytest.importorskip("ray", reason="the ray extra is not installed")
+    serial = run_tournament(MIXED, tmp_path / "serial", report=False)
+    on_ray = run_tournament(MIXED, tmp_path / "ray", backend="ray", workers=2, report=False)
+    assert outcome(tmp_path / "serial") == outcome(tmp_path / "ray")
+    assert figures(serial) == figures(on_ray)
+
+
+def test_a_killed_tournament_resumes_losing_and_repeating_nothing(tmp_path):
+    out = tmp_path / "run"
+    args = ["tournament", "--agents", "random,greedy", "--games", "6000", "--seed", "9",
+            "--out", str(out), "--no-progress", "--no-report"]
+    proc = subprocess.Popen([sys.executable, "-m", "eights.cli", *args],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    stored = 0
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+        if (out / RESULTS_FILE).exists():
+            try:
+                db = sqlite3.connect(out / RESULTS_FILE)
+                stored = db.execute("SELECT count(*) FROM games").fetchone()[0]
+                db.close()
+            except sqlite3.OperationalError:
+                continue  # the schema is being written
+            if stored >= 300:
+                break
+    assert proc.poll() is None, "the tournament finished before it could be killed"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    before = outcome(out)
+    assert 300 <= len(before) < 6000
+
+    assert main(args) == 0  # the same command
+    after = outcome(out)
+    assert [r[0] for r in after] == list(range(6000))
+    assert after[:len(before)] == before  # nothing stored before the kill was replayed
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["games_played"] == 6000
+
+    straight = run_tournament(Tournament("crazy_eights", ("random", "greedy"), games=6000,
+                                         seed=9), tmp_path / "straight", report=False)
+    assert outcome(tmp_path / "straight") == after
+    assert figures(straight) == [(s["agent"], s["wins"], s["games"], round(s["rating"], 9),
+                                  round(s["margin"], 9)) for s in summary["standings"]]
+
+
+def test_a_finished_tournament_resumes_with_nothing_to_play(tmp_path):
+    first = run_tournament(MIXED, tmp_path, report=False)
+    again = run_tournament(MIXED, tmp_path, report=False)
+    assert (again.resumed, again.played_now) == (MIXED.total_games, 0)
+    assert figures(first) == figures(again)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_clearly_stronger_agent_is_ranked_first(players):
+    t = Tournament("crazy_eights", ("random", "greedy", "heuristic"), num_players=players,
+                   games=60, seed=2)
+    result = run_tournament(t)
+    assert result.ranking()[0] == "heuristic"
+    assert result.ranking()[-1] == "random"
+    best, worst = result.standing("heuristic"), result.standing("random")
+    assert best.rating_low > worst.rating_high  # the intervals separate them
+
+
+def test_livery_ranks_use_penalty_points():
+    t = Tournament("livery_eights", ("random", "heuristic"), num_players=3, games=30, seed=1)
+    result = run_tournament(t)
+    assert result.ranking() == ["heuristic", "random"]
+    assert result.standing("heuristic").margin > 0 > result.standing("random").margin
+
+
+def test_a_script_without_a_main_guard_gets_a_clear_error(tmp_path):
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "from eights.tournament import Tournament, run_tournament\n"
+        "run_tournament(Tournament('crazy_eights', ('random', 'greedy'), games=4),"
+        " backend='process', workers=1)\n")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode != 0
+    assert 'if __name__ == "__main__"' in proc.stderr
