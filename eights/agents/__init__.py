@@ -28,9 +28,13 @@ AGENT_KINDS: dict[str, Callable[[str, str, int | None], Agent]] = {
 
 
 def make_agent(spec: str, variant: str, seed: int | None = None) -> Agent:
-    """An agent for ``variant`` from a spec like ``"heuristic"`` or ``"policy:model.zip"``."""
+    """An agent for ``variant`` from a spec like ``"heuristic"`` or ``"policy:model.zip"``.
+
+    A ``#label`` suffix names a second entry of the same agent (``random#b``),
+    so a tournament can seat an agent against itself as a control.
+    """
     engine_class(variant)  # validates the variant
-    kind, _, arg = spec.partition(":")
+    kind, _, arg = spec.rpartition("#")[0].partition(":") if "#" in spec else spec.partition(":")
     if kind not in AGENT_KINDS:
         raise ConfigError(f"agent spec {spec!r} is not known; the kinds are "
                           f"{', '.join(AGENT_KINDS)}")
