@@ -33,7 +33,7 @@ def _tournament(args: argparse.Namespace, console: Console) -> int:
         duplicate=not args.no_duplicate, seating=args.seating,
     )
     console.print(f"{tournament.describe()}: {tournament.total_games:,} games"
-                  + (f", results in {args.out}" if args.out else ""))
+                  + (f", results in {args.out}" if args.out else ""), soft_wrap=True)
     columns = ("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True,
@@ -49,17 +49,18 @@ def _tournament(args: argparse.Namespace, console: Console) -> int:
             bar.stop()
             where = (f"the finished games are stored in {args.out}; the same command resumes"
                      if args.out else "nothing was stored (no --out)")
-            console.print(f"interrupted: {where}")
+            console.print(f"interrupted: {where}", soft_wrap=True)
             return 130
     console.print(standings_table(result))
     console.print(pairs_table(result))
     rate = result.played_now / result.seconds if result.seconds else 0.0
     console.print(f"{result.played_now:,} games played in {result.seconds:.1f} s "
                   f"({rate:,.0f} games/s, {args.backend})"
-                  + (f"; {result.resumed:,} already stored" if result.resumed else ""))
+                  + (f"; {result.resumed:,} already stored" if result.resumed else ""),
+                  soft_wrap=True)
     if args.out:
         report = "" if args.no_report else f", report {Path(args.out) / 'report.html'}"
-        console.print(f"results in {Path(args.out) / 'results.sqlite'}{report}")
+        console.print(f"results in {Path(args.out) / 'results.sqlite'}{report}", soft_wrap=True)
     return 0
 
 
