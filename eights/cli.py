@@ -255,7 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.func(args, console)
     except ConfigError as err:
-        console.print(f"[red]error:[/red] {err}", markup=True)
+        console.print(f"[red]error:[/red] {err}", markup=True, soft_wrap=True)
         return 2
 
 
