@@ -184,6 +184,33 @@ def _export(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _play(args: argparse.Namespace, console: Console) -> int:
+    from .agents import make_agent
+    from .engines import make_game
+    from .play import PlaySession, TerminalKeys
+
+    specs = split_specs(args.opponents)
+    if not specs:
+        raise ConfigError("--opponents needs at least one agent, e.g. heuristic")
+    players = len(specs) + 1
+    if not 0 <= args.seat < players:
+        raise ConfigError(f"--seat {args.seat} is not at a {players}-player table; "
+                          f"seats are 0 to {players - 1}")
+    if args.turn_time is not None and args.turn_time <= 0:
+        raise ConfigError(f"--turn-time {args.turn_time:g} is not allowed; give seconds > 0")
+    engine = make_game(args.variant, num_players=players, seed=args.seed,
+                       **_parse_options(args.option or []))
+    bot_seats = [p for p in range(players) if p != args.seat]
+    bots = {p: make_agent(spec, args.variant, seed=None if args.seed is None else args.seed + p)
+            for p, spec in zip(bot_seats, specs, strict=True)}
+
+    def say(text: str) -> None:
+        print(text, flush=True)
+
+    with TerminalKeys() as keys:
+        return PlaySession(engine, args.seat, bots, keys, say, turn_time=args.turn_time).run()
+
+
 def _parse_options(items: Sequence[str]) -> dict[str, object]:
     """``key=value`` game options; values are read as JSON where they parse (ints, bools)."""
     import json
@@ -244,6 +271,18 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("checkpoint", help="a checkpoint zip written by eights train")
     ex.add_argument("out", help="the .npz to write")
     ex.set_defaults(func=_export)
+    pl = sub.add_parser("play", help="play against bots at the keyboard (screen-reader friendly)")
+    pl.add_argument("--variant", default="crazy_eights", choices=list(VARIANTS))
+    pl.add_argument("--opponents", default="heuristic",
+                    help="one agent spec per opponent seat, e.g. heuristic,policy (default "
+                         "heuristic)")
+    pl.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    pl.add_argument("--seed", type=int, help="seed of the deal (default: random)")
+    pl.add_argument("--turn-time", type=float, metavar="SECONDS",
+                    help="a turn timer: when it runs out, you draw (or pass)")
+    pl.add_argument("--option", action="append", metavar="NAME=VALUE",
+                    help="a game option, e.g. --option hand_size=5 (repeatable)")
+    pl.set_defaults(func=_play)
     v = sub.add_parser("variants", help="list the variants and their options")
     v.set_defaults(func=_variants)
     return parser

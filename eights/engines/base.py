@@ -32,13 +32,13 @@ import dataclasses
 import json
 import os
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
 from ..actions import ActionError, ActionSet
-from ..cards import NO_CARD, card_text, parse_cards
+from ..cards import NO_CARD, SUIT_NAMES, card_name, card_text, parse_cards
 from ..config import ConfigError, GameConfig
 
 
@@ -174,6 +174,11 @@ class Engine:
     private_events: ClassVar[frozenset[str]] = frozenset()
     #: True where the lowest points win (penalty scoring), False where points are won
     low_score_wins: ClassVar[bool] = False
+    #: plain-text sentence per event kind, for narration (see :meth:`describe_event`)
+    event_texts: ClassVar[dict[str, str]] = {
+        "truncated": "The game stops at the turn limit ({arg} turns).",
+        "game_over": "The game is over.",
+    }
 
     def __init__(self, config: GameConfig | None = None, *, seed: int | None = None,
                  deck: Sequence[int | str] | str | None = None,
@@ -446,6 +451,35 @@ class Engine:
         for text in record.actions:
             engine.step(text)
         return engine
+
+    @classmethod
+    def describe_event(cls, event: Event, name: Callable[[int], str] = lambda p: f"player {p}"
+                       ) -> str:
+        """One plain-text sentence for ``event``, for people and screen readers.
+
+        The template comes from :attr:`event_texts`, whose fields are
+        ``{player}`` (``name(event.player)``, "nobody" for -1), ``{card}``
+        ("the queen of hearts", or "a card" when hidden), ``{arg}``, ``{number}``
+        (``arg + 1``), ``{suit}`` (``arg`` as a suit), ``{target}``
+        (``name(arg)``) and ``{direction}``. A kind without a template still
+        reads as a sentence, so a new variant narrates before it is polished.
+        """
+        kind, player, card, arg = event
+        fields = {
+            "player": name(player) if player >= 0 else "nobody",
+            "card": f"the {card_name(card)}" if card >= 0 else "a card",
+            "arg": arg, "number": arg + 1,
+            "suit": SUIT_NAMES[arg] if 0 <= arg < len(SUIT_NAMES) else "no suit",
+            "direction": "clockwise" if arg >= 0 else "counterclockwise",
+        }
+        template = cls.event_texts.get(kind)
+        if template is not None and "{target}" in template:  # arg is a seat only here
+            fields["target"] = name(arg) if arg >= 0 else "nobody"
+        if template is None:
+            words = [kind.replace("_", " ") + ":", fields["player"] if player >= 0 else ""]
+            words += [fields["card"] if card >= 0 else "", str(arg) if arg >= 0 else ""]
+            return " ".join(w for w in words if w) + "."
+        return template.format(**fields)
 
     def render(self, seat: int | None = None) -> str:
         """A plain-text picture of the game, from ``seat``'s view (the referee's if None)."""

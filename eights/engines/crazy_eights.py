@@ -19,10 +19,12 @@ drawing a playable card one chooses to keep).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import ClassVar
 
 from ..cards import JACK, KING, NO_CARD, QUEEN, RANK
 from ..config import option
+from .base import Event
 from .pile import (
     AFTER_DRAW,
     CHOOSE_SUIT,
@@ -56,6 +58,14 @@ class CrazyEightsGame(PileEngine):
     attack_ranks: ClassVar[dict[int, int]] = {KING: 3, QUEEN: 2, JACK: 1}
 
     config: CrazyEightsConfig
+
+    @classmethod
+    def describe_event(cls, event: Event,
+                       name: Callable[[int], str] = lambda p: f"player {p}") -> str:
+        """A King's victim draws (``arg`` cards) and is skipped: one sentence."""
+        if event.kind == "skip" and event.arg >= 0:
+            return f"{name(event.player)} draws {event.arg} and is skipped."
+        return super().describe_event(event, name)
 
     # ---------------------------------------------------------------- legal
     def _legal(self) -> list[int]:

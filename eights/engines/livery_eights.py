@@ -77,6 +77,17 @@ class LiveryState(PileState):
 
 class LiveryEightsGame(PileEngine):
     variant = "livery_eights"
+    event_texts: ClassVar[dict[str, str]] = {
+        **PileEngine.event_texts,
+        "starter_to_bottom": "The starter, {card}, goes to the bottom of the stock.",
+        "pending": "{player} must play a 2 or pick up {arg} cards.",
+        "pick_up": "{player} picks up {arg} cards.",
+        "last_card": "{player} calls last card.",
+        "no_call": "{player} does not call last card.",
+        "no_challenge": "{player} does not challenge.",
+        "challenge": "{player} challenges {target} for not calling last card.",
+        "penalty": "{player} picks up {arg} penalty cards.",
+    }
     Config = LiveryEightsConfig
     actions = pile_actions("last card", "challenge")
     state_class = LiveryState

@@ -140,6 +140,20 @@ class PileEngine(Engine):
     attack_ranks: ClassVar[dict[int, int]] = {}
     #: the rank that may go on any card (its player then names the suit)
     wild_rank: ClassVar[int] = 8
+    event_texts: ClassVar[dict[str, str]] = {
+        **Engine.event_texts,
+        "deal": "Hand {number} is dealt; {player} plays first.",
+        "starter": "The starter card is {card}.",
+        "draw": "{player} draws {card}.",
+        "reshuffle": "The discards are shuffled into a new stock of {arg} cards.",
+        "play": "{player} plays {card}.",
+        "suit": "{player} names {suit}.",
+        "pass": "{player} passes.",
+        "skip": "{player} is skipped.",
+        "reverse": "Play changes direction: now {direction}.",
+        "hand_over": "{player} wins the hand.",
+        "score": "{player} scores {arg} points.",
+    }
 
     state: PileState
 

@@ -1,0 +1,75 @@
+"""Plain-text sentences about a seat's view, for people and screen readers.
+
+Everything here reads the seat's :class:`~eights.engines.base.PlayerView`
+and the engine's own text notation, so it can say nothing the seat may not
+know. Fields that only some variants have (a top card, a suit to follow, a
+stock) are read when the view has them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..cards import SUIT_NAMES, CardError, card_name, parse_card, parse_suit
+from ..engines.base import PlayerView
+
+
+def action_phrase(text: str) -> str:
+    """``"play 8S"`` -> ``"play the eight of spades"``; ``"suit H"`` -> ``"name hearts"``."""
+    verb, _, rest = text.partition(" ")
+    if verb == "play" and rest:
+        first, _, more = rest.partition(" ")
+        try:
+            phrase = f"play the {card_name(parse_card(first))}"
+        except CardError:
+            return text
+        return f"{phrase} {more}".strip()
+    if verb == "suit" and rest:
+        try:
+            return f"name {SUIT_NAMES[parse_suit(rest)]}"
+        except CardError:
+            return text
+    return {"draw": "draw a card", "last card": "call last card"}.get(text, text)
+
+
+def hand_sentence(view: PlayerView) -> str:
+    if not view.hand:
+        return "Your hand is empty."
+    names = ", ".join(card_name(c) for c in sorted(view.hand, key=_hand_order))
+    return f"Your hand, {len(view.hand)} cards: {names}."
+
+
+def _hand_order(card: int) -> tuple[int, int]:
+    return (card // 13, card % 13)
+
+
+def top_card_sentence(view: PlayerView) -> str:
+    top = getattr(view, "top", None)
+    if top is None or top < 0:
+        return "There is no top card."
+    sentence = f"The top card is the {card_name(top)}"
+    suit = getattr(view, "active_suit", -1)
+    if 0 <= suit < 4 and (top >= 52 or top // 13 != suit):
+        sentence += f"; the suit to follow is {SUIT_NAMES[suit]}"
+    pending = getattr(view, "pending_draw", 0)
+    if pending:
+        sentence += f"; {pending} cards are waiting to be picked up"
+    return sentence + "."
+
+
+def counts_sentence(view: PlayerView, name: Callable[[int], str]) -> str:
+    parts = [f"{name(p)}: {n} {'card' if n == 1 else 'cards'}"
+             for p, n in enumerate(view.hand_sizes)]
+    stock = getattr(view, "stock_size", None)
+    if stock is not None:
+        parts.append(f"stock: {stock}")
+    return "Card counts. " + "; ".join(parts) + "."
+
+
+def scores_sentence(view: PlayerView, name: Callable[[int], str]) -> str:
+    return "Scores. " + "; ".join(f"{name(p)}: {s}" for p, s in enumerate(view.scores)) + "."
+
+
+def moves_sentence(moves: Sequence[str]) -> str:
+    return "Your moves: " + "; ".join(f"{i} {action_phrase(m)}"
+                                      for i, m in enumerate(moves, 1)) + "."

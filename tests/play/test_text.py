@@ -1,0 +1,47 @@
+"""Plain-text phrases: actions, and one sentence per event kind of every variant."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from eights.engines import VARIANTS, Event, make_game
+from eights.play.text import action_phrase
+
+
+@pytest.mark.parametrize("text, phrase", [
+    ("play 8S", "play the eight of spades"),
+    ("play 10H", "play the ten of hearts"),
+    ("play RJ", "play the red joker"),
+    ("play 2H pile 1", "play the two of hearts pile 1"),
+    ("suit D", "name diamonds"),
+    ("draw", "draw a card"),
+    ("last card", "call last card"),
+    ("pass", "pass"),
+    ("target 2", "target 2"),
+])
+def test_action_phrases(text, phrase):
+    assert action_phrase(text) == phrase
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_event_kind_a_variant_logs_has_its_own_sentence(variant):
+    rng = random.Random(0)
+    kinds = set()
+    for seed in range(200):
+        engine = make_game(variant, num_players=rng.choice([2, 3, 5]), seed=seed)
+        while not engine.game_over:
+            engine.step(rng.choice(engine.legal_actions()))
+        for event in engine.events:
+            kinds.add(event.kind)
+            sentence = engine.describe_event(event)
+            assert sentence.endswith((".", "!")) and "{" not in sentence
+    assert kinds <= set(type(engine).event_texts), kinds - set(type(engine).event_texts)
+
+
+def test_hidden_cards_read_as_a_card_and_unknown_kinds_still_read():
+    engine = make_game("crazy_eights", seed=0)
+    assert engine.describe_event(Event("draw", 1, -1, -1)) == "player 1 draws a card."
+    assert engine.describe_event(Event("draw", 1, 0, -1)) == "player 1 draws the ace of clubs."
+    assert engine.describe_event(Event("wobble", 2, 0, 3)) == "wobble: player 2 the ace of clubs 3."
