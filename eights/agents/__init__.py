@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 
 from ..config import ConfigError
 from ..engines import engine_class
-from .base import Agent, play_game
+from .base import Agent, AgentForfeit, play_game
 from .greedy import GreedyAgent
 from .heuristic import PileHeuristic
 from .ismcts import ISMCTSAgent, ismcts_from_spec
@@ -67,6 +67,6 @@ def split_specs(text: str, extra_kinds: Iterable[str] = ()) -> list[str]:
 
 
 __all__ = [
-    "AGENT_KINDS", "Agent", "GreedyAgent", "ISMCTSAgent", "PileHeuristic", "PolicyAgent",
-    "RandomAgent", "make_agent", "play_game", "split_specs",
+    "AGENT_KINDS", "Agent", "AgentForfeit", "GreedyAgent", "ISMCTSAgent", "PileHeuristic",
+    "PolicyAgent", "RandomAgent", "make_agent", "play_game", "split_specs",
 ]

@@ -15,6 +15,14 @@ from collections.abc import Sequence
 from ..engines.base import Engine, PlayerView
 
 
+class AgentForfeit(RuntimeError):
+    """An agent gives up the game instead of acting (an external bot that failed, say).
+
+    ``play_game`` lets it propagate; tournaments catch it and score the game
+    as lost by the seat that forfeited, so one broken bot never stops a run.
+    """
+
+
 class Agent(ABC):
     """Maps a :class:`PlayerView` to a legal action id."""
 

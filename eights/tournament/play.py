@@ -7,13 +7,16 @@ deal seed, so the result depends on the :class:`ScheduledGame` alone.
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import NamedTuple
 
-from ..agents import Agent, make_agent, play_game
+from ..agents import Agent, AgentForfeit, make_agent
 from ..config import ConfigError
 from ..engines import make_game
 from .schedule import ScheduledGame, Tournament
+
+log = logging.getLogger(__name__)
 
 #: separates the decisions of a game in the results store (no action text contains it)
 ACTION_SEPARATOR = ";"
@@ -34,6 +37,8 @@ class GameResult(NamedTuple):
     turns: int
     actions: str
     seconds: float
+    #: the seat that forfeited (the game stopped there and it lost), else -1
+    forfeit: int = -1
 
 
 class TablePlayer:
@@ -58,22 +63,39 @@ class TablePlayer:
             agent.seed(game.agent_seeds[k])
             agents.append(agent)
         engine = self.engine
+        forfeit = -1
         try:
             engine.reset(seed=game.deal_seed)
-            play_game(engine, agents)
+            while not engine.game_over:
+                seat = engine.current_player
+                try:
+                    action = agents[seat].act(engine.view(seat))
+                except AgentForfeit as err:
+                    forfeit = seat
+                    log.warning("game %d: seat %d (%s) forfeits: %s", game.index, seat,
+                                game.seats[seat], err)
+                    break
+                engine.step(action)
         except ConfigError:
             raise
         except Exception as err:
             raise TournamentError(
                 f"game {game.index} ({' vs '.join(game.seats)}, deal seed {game.deal_seed}) "
                 f"failed: {type(err).__name__}: {err}") from err
+        n = engine.num_players
+        if forfeit >= 0:  # everyone else shares the win; the forfeiting seat is last
+            winners = tuple(p for p in range(n) if p != forfeit)
+            ranks = tuple(n - 1 if p == forfeit else 0 for p in range(n))
+        else:
+            winners, ranks = tuple(engine.winners), engine.ranks()
         return GameResult(
             index=game.index,
-            winners=tuple(engine.winners),
-            ranks=engine.ranks(),
+            winners=winners,
+            ranks=ranks,
             scores=tuple(int(x) for x in engine.final_scores()),
             truncated=bool(engine.truncated),
             turns=engine.turn,
             actions=ACTION_SEPARATOR.join(engine.record().actions),
             seconds=time.perf_counter() - start,
+            forfeit=forfeit,
         )

@@ -45,6 +45,7 @@ class Standing:
     margin_low: float
     margin_high: float
     truncated: int
+    forfeits: int
 
 
 @dataclass
@@ -127,6 +128,7 @@ def summarize(tournament: Tournament, games: Iterable[StoredGame], total: int
     count = dict.fromkeys(agents, 0)
     wins = dict.fromkeys(agents, 0.0)
     truncated = dict.fromkeys(agents, 0)
+    forfeits = dict.fromkeys(agents, 0)
     field_margins: dict[str, list[float]] = {a: [] for a in agents}
     pair_ahead: dict[tuple[str, str], list[float]] = {}
     pair_margin: dict[tuple[str, str], list[float]] = {}
@@ -136,6 +138,8 @@ def summarize(tournament: Tournament, games: Iterable[StoredGame], total: int
             held.setdefault(s, []).append(k)
         winners = set(g.winners)
         points = [sign * x for x in g.scores]
+        if g.forfeit >= 0:
+            forfeits[g.seats[g.forfeit]] += 1
         for a, mine in held.items():
             count[a] += 1
             wins[a] += sum(k in winners for k in mine) / len(mine)
@@ -152,8 +156,8 @@ def summarize(tournament: Tournament, games: Iterable[StoredGame], total: int
                 pair_margin.setdefault((a, b), []).append(
                     _mean(points[k] for k in mine) - _mean(points[k] for k in theirs))
     ratings, history = rate(agents, ((g.seats, g.ranks) for g in games), total=len(games))
-    standings = [_standing(a, ratings[a], count[a], wins[a], field_margins[a], truncated[a])
-                 for a in agents]
+    standings = [_standing(a, ratings[a], count[a], wins[a], field_margins[a], truncated[a],
+                           forfeits[a]) for a in agents]
     standings.sort(key=lambda s: (-s.ordinal, -s.win_rate, s.agent))
     order = {s.agent: i for i, s in enumerate(standings)}
     pairs = []
@@ -167,12 +171,13 @@ def summarize(tournament: Tournament, games: Iterable[StoredGame], total: int
 
 
 def _standing(agent: str, rating: Rating, games: int, wins: float, margins: list[float],
-              truncated: int) -> Standing:
+              truncated: int, forfeits: int) -> Standing:
     lo, hi = wilson_interval(wins, games)
     m, mlo, mhi = mean_interval(margins)
     rlo, rhi = rating.interval
     return Standing(agent, rating.mu, rlo, rhi, rating.ordinal, games, wins,
-                    wins / games if games else math.nan, lo, hi, m, mlo, mhi, truncated)
+                    wins / games if games else math.nan, lo, hi, m, mlo, mhi, truncated,
+                    forfeits)
 
 
 def _mean(values: Iterable[float]) -> float:

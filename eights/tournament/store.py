@@ -47,6 +47,7 @@ CREATE TABLE games (
     turns INTEGER NOT NULL,
     actions TEXT NOT NULL,
     seconds REAL NOT NULL,
+    forfeit INTEGER NOT NULL,
     finished_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 """
@@ -70,6 +71,8 @@ class StoredGame:
     scores: tuple[int, ...]
     truncated: bool
     turns: int
+    #: the seat that forfeited, else -1
+    forfeit: int = -1
 
 
 class ResultsStore:
@@ -153,23 +156,24 @@ class ResultsStore:
             raise ValueError(f"result of game {result.index} given for game {game.index}")
         self.db.execute(
             "INSERT INTO games (idx, table_idx, deal, seating, seats, deal_seed, agent_seeds, "
-            "winners, ranks, scores, truncated, turns, actions, seconds) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "winners, ranks, scores, truncated, turns, actions, seconds, forfeit) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (game.index, game.table, game.deal, game.seating, json.dumps(game.seats),
              game.deal_seed, json.dumps(game.agent_seeds),
              json.dumps(result.winners), json.dumps(result.ranks), json.dumps(result.scores),
-             int(result.truncated), result.turns, result.actions, result.seconds))
+             int(result.truncated), result.turns, result.actions, result.seconds,
+             result.forfeit))
         self.db.commit()
 
     def games(self) -> Iterator[StoredGame]:
         """Every stored game in schedule order (the order ratings are computed in)."""
         rows = self.db.execute(
             "SELECT idx, table_idx, deal, seats, deal_seed, winners, ranks, scores, truncated, "
-            "turns FROM games ORDER BY idx")
-        for idx, table, deal, seats, seed, winners, ranks, scores, truncated, turns in rows:
+            "turns, forfeit FROM games ORDER BY idx")
+        for idx, table, deal, seats, seed, winners, ranks, scores, truncated, turns, lost in rows:
             yield StoredGame(idx, table, deal, tuple(json.loads(seats)), seed,
                              tuple(json.loads(winners)), tuple(json.loads(ranks)),
-                             tuple(json.loads(scores)), bool(truncated), turns)
+                             tuple(json.loads(scores)), bool(truncated), turns, lost)
 
     def record(self, index: int) -> GameRecord:
         """The replayable record of stored game ``index``."""

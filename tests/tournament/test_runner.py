@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from eights.agents import AGENT_KINDS, AgentForfeit, RandomAgent
 from eights.cli import main
 from eights.tournament import RESULTS_FILE, Tournament, run_tournament
 
@@ -122,3 +123,35 @@ def test_a_script_without_a_main_guard_gets_a_clear_error(tmp_path):
                           timeout=120)
     assert proc.returncode != 0
     assert 'if __name__ == "__main__"' in proc.stderr
+
+
+class Forfeiter(RandomAgent):
+    """Plays two random moves, then gives up, as an external bot told to forfeit would."""
+
+    def seed(self, seed):
+        super().seed(seed)
+        self.moves = 0
+
+    def act(self, view):
+        self.moves += 1
+        if self.moves > 2:
+            raise AgentForfeit("gave up")
+        return super().act(view)
+
+
+def test_a_forfeit_loses_that_game_and_the_tournament_goes_on(tmp_path, monkeypatch, caplog):
+    monkeypatch.setitem(AGENT_KINDS, "forfeiter", lambda variant, arg, seed: Forfeiter(seed))
+    t = Tournament("crazy_eights", ("forfeiter", "random", "greedy"), num_players=3, games=6)
+    result = run_tournament(t, tmp_path, report=False)
+    assert result.complete
+    quitter = result.standing("forfeiter")
+    assert quitter.forfeits == quitter.games == 6 and quitter.wins == 0
+    assert result.ranking()[-1] == "forfeiter"
+    assert "forfeits: gave up" in caplog.text
+    db = sqlite3.connect(tmp_path / RESULTS_FILE)
+    for seats, winners, ranks, forfeit in db.execute(
+            "SELECT seats, winners, ranks, forfeit FROM games"):
+        seat = json.loads(seats).index("forfeiter")
+        assert forfeit == seat
+        assert sorted(json.loads(winners)) == [p for p in range(3) if p != seat]
+        assert json.loads(ranks)[seat] == 2
