@@ -2,7 +2,9 @@
 
 A :class:`TablePlayer` holds one engine and the agents of one tournament;
 each game reseeds the agents from the schedule and deals from the game's
-deal seed, so the result depends on the :class:`ScheduledGame` alone.
+deal seed, so the result depends on the :class:`ScheduledGame` alone. An
+agent that forfeits (:class:`~eights.agents.AgentForfeit`) loses the game
+where it stands; any other error stops the tournament, naming the game.
 """
 
 from __future__ import annotations
