@@ -87,20 +87,23 @@ def standings_table(result: TournamentResult) -> Table:
 
 
 def pairs_table(result: TournamentResult) -> Table:
-    """How often each agent (row) finished ahead of each other (column), ties counting half."""
+    """How often each agent (row) finished ahead of each other (column), ties counting half.
+
+    Columns are headed by standing number, so long specs (paths, commands) stay readable.
+    """
     agents = result.ranking()
     title = ("head to head: row's win rate against column" if result.tournament.num_players == 2
              else "head to head: how often row finished ahead of column")
     table = Table(title=title)
-    table.add_column("agent", no_wrap=True)
-    for a in agents:
-        table.add_column(a, justify="right", no_wrap=True)
-    for a in agents:
+    table.add_column("agent", overflow="fold")
+    for k in range(1, len(agents) + 1):
+        table.add_column(f"vs {k}", justify="right", no_wrap=True)
+    for k, a in enumerate(agents, 1):
         cells = []
         for b in agents:
             pair = result.pair(a, b)
             cells.append("-" if pair is None else f"{pair.rate:.0%}")
-        table.add_row(a, *cells)
+        table.add_row(f"{k} {a}", *cells)
     return table
 
 
@@ -227,6 +230,64 @@ def _parse_options(items: Sequence[str]) -> dict[str, object]:
     return options
 
 
+# ---------------------------------------------------------------- bot protocol
+def _serve(args: argparse.Namespace, console: Console) -> int:
+    """``eights serve``: lend a built-in agent to WebSocket frontends until interrupted."""
+    import asyncio
+
+    from .protocol.server import BotServer, ServerLimits, serve
+
+    limits = ServerLimits(max_message_bytes=args.max_message_bytes,
+                          decision_timeout=args.decision_timeout, idle_timeout=args.idle_timeout,
+                          max_connections=args.max_connections)
+    server = BotServer(args.agent, args.variant, host=args.host, port=args.port, limits=limits,
+                       seed=args.seed)
+
+    def ready(server: BotServer) -> None:
+        console.print(f"serving {server.agent_spec} playing {server.variant} at {server.url} "
+                      f"(Ctrl-C stops)", markup=False, highlight=False, soft_wrap=True)
+
+    try:
+        asyncio.run(serve(server, ready))
+    except KeyboardInterrupt:
+        return 0
+    except OSError as err:
+        raise ConfigError(f"cannot listen on {args.host}:{args.port}: {err}") from None
+    return 0
+
+
+def _bot(args: argparse.Namespace, console: Console) -> int:
+    """``eights bot``: a protocol bot on stdin/stdout."""
+    from .protocol.stdio import run
+
+    return run(args)
+
+
+def _add_protocol_commands(sub: argparse._SubParsersAction) -> None:
+    """The ``serve`` and ``bot`` subcommands (docs/protocol.md)."""
+    from .protocol.messages import DEFAULT_MAX_MESSAGE_BYTES
+    from .protocol.stdio import add_arguments
+
+    s = sub.add_parser("serve", help="serve an agent to bot-protocol clients over WebSocket")
+    s.add_argument("--agent", default="heuristic", help="agent spec (default heuristic)")
+    s.add_argument("--variant", default="crazy_eights", choices=list(VARIANTS))
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    s.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks one)")
+    s.add_argument("--max-message-bytes", type=int, default=DEFAULT_MAX_MESSAGE_BYTES,
+                   help=f"refuse longer messages (default {DEFAULT_MAX_MESSAGE_BYTES:,})")
+    s.add_argument("--decision-timeout", type=float, default=10.0,
+                   help="seconds a decision may take before the session ends (default 10)")
+    s.add_argument("--idle-timeout", type=float, default=300.0,
+                   help="close a connection silent this many seconds (default 300)")
+    s.add_argument("--max-connections", type=int, default=256,
+                   help="connections at once (default 256)")
+    s.add_argument("--seed", type=int, help="seed the agents, for reproducible play")
+    s.set_defaults(func=_serve)
+    b = sub.add_parser("bot", help="a bot-protocol bot on stdin/stdout (JSON lines)")
+    add_arguments(b)
+    b.set_defaults(func=_bot)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="eights", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -285,6 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.set_defaults(func=_play)
     v = sub.add_parser("variants", help="list the variants and their options")
     v.set_defaults(func=_variants)
+    _add_protocol_commands(sub)
     return parser
 
 

@@ -1,7 +1,8 @@
 """Agents: every kind behind one interface, made from a spec string.
 
-Specs: ``"random"``, ``"greedy"``, ``"heuristic"``. Later kinds (``"ismcts"``,
-``"policy:PATH"``, ``"exec:COMMAND"``) register here too.
+Specs: ``"random"``, ``"greedy"``, ``"heuristic"``, ``"ismcts"``, ``"policy:PATH"``,
+and external bots speaking the protocol: ``"exec:COMMAND"``, ``"ws://HOST:PORT"``
+(see docs/protocol.md).
 """
 
 from __future__ import annotations
@@ -24,7 +25,18 @@ AGENT_KINDS: dict[str, Callable[[str, str, int | None], Agent]] = {
     "heuristic": lambda variant, arg, seed: PileHeuristic(seed),
     "ismcts": lambda variant, arg, seed: ismcts_from_spec(arg, seed),
     "policy": lambda variant, arg, seed: PolicyAgent(variant, arg, seed),
+    # external bots; "ws://host:port" partitions into kind "ws" and arg "//host:port"
+    "exec": lambda variant, arg, seed: _external(f"exec:{arg}", seed),
+    "ws": lambda variant, arg, seed: _external(f"ws:{arg}", seed),
+    "wss": lambda variant, arg, seed: _external(f"wss:{arg}", seed),
 }
+
+
+def _external(spec: str, seed: int | None) -> Agent:
+    """An ExternalAgent (imported on use: the protocol package is not needed otherwise)."""
+    from ..protocol.external import ExternalAgent
+
+    return ExternalAgent.from_spec(spec, seed)
 
 
 def make_agent(spec: str, variant: str, seed: int | None = None) -> Agent:

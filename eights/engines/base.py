@@ -155,6 +155,16 @@ class PlayerView:
     game_over: bool
     seen_events: SeatHistory = dataclasses.field(repr=False)
 
+    #: how each public field is written for bots (kinds of :mod:`eights.protocol.views`).
+    #: A view subclass lists its own fields too: the protocol refuses to send a view
+    #: with a field missing here, so a new field cannot leak by accident.
+    field_kinds: ClassVar[dict[str, str]] = {
+        "seat": "seat", "current_player": "seat", "hand": "cards", "hand_sizes": "counts",
+        "scores": "ints", "turn": "count", "game_over": "bool",
+    }
+    #: the values a ``phase`` field may take, where the view has one
+    phase_names: ClassVar[tuple[str, ...]] = ()
+
     @property
     def num_players(self) -> int:
         return len(self.hand_sizes)

@@ -124,6 +124,16 @@ class PileView(PlayerView):
     drew_on_suit: tuple[int, ...]  # per seat: suit to follow at its last draw since it played
     drew_on_rank: tuple[int, ...]  # per seat: top card's rank then (-1: played since)
 
+    field_kinds: ClassVar[dict[str, str]] = {
+        **PlayerView.field_kinds,
+        "top": "card", "active_suit": "suit", "direction": "int", "stock_size": "count",
+        "discard_counts": "card_counts", "pending_draw": "count", "phase": "phase",
+        "drawn_card": "card", "hand_number": "count", "offender": "seat",
+        "first_player": "seat", "stuck": "count", "drew_on_suit": "seat_suits",
+        "drew_on_rank": "seat_ranks",
+    }
+    phase_names: ClassVar[tuple[str, ...]] = PHASE_NAMES
+
 
 class PileEngine(Engine):
     """Single discard pile, stock, hands, match; see the module docstring."""

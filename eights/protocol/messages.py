@@ -1,0 +1,240 @@
+"""The protocol's messages: building them, writing them, and reading them strictly.
+
+Every message is one JSON object with a ``type``. A frontend (the side that
+runs the game) sends ``hello``, ``decide``, ``game_over``, ``error`` and
+``bye``; a bot sends ``ready``, ``action`` and ``error``. docs/protocol.md
+describes each with an example and ``schema.json`` (beside this module) is
+the JSON Schema of all of them.
+
+Reading is strict on purpose: a message over the size limit, with a field
+its type does not have, without a required field or with a value of the
+wrong kind is refused with a :class:`ProtocolError` whose text names the
+field and what is allowed. A bot author learns of a typo at once instead of
+a silently ignored field, and a server never holds more than it agreed to.
+Because of that, a protocol version never grows fields: a new field is a new
+version, and the hello names the version (see :data:`SUPPORTED_PROTOCOLS`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from importlib import resources
+from typing import Any
+
+from ..engines import engine_class
+from ..engines.base import PlayerView
+from .errors import ERROR_CODES, ProtocolError
+from .views import check_fields, view_to_json
+
+#: the protocol this library speaks, as the hello and ready name it
+PROTOCOL = "eights-bot/1"
+#: versions a bot built on this library answers; any other hello gets unsupported_protocol
+SUPPORTED_PROTOCOLS = (PROTOCOL,)
+#: default limit on one message (a decide carries the whole public history)
+DEFAULT_MAX_MESSAGE_BYTES = 1 << 20
+#: ids and game numbers stay below 2**53 so JavaScript reads them exactly
+MAX_ID = 2**53 - 1
+#: message types each side may send
+FRONTEND_TYPES = ("hello", "decide", "game_over", "error", "bye")
+BOT_TYPES = ("ready", "action", "error")
+
+Check = Callable[[str, Any], None]
+
+
+def _fail(path: str, value: Any, wanted: str) -> None:
+    shown = repr(value)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    raise ProtocolError("bad_value", f"{path}: {shown} is not allowed; it must be {wanted}")
+
+
+def _text(path: str, value: Any) -> None:
+    if not isinstance(value, str) or not value:
+        _fail(path, value, "a non-empty string")
+
+
+def _id(path: str, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ID:
+        _fail(path, value, f"an integer from 0 to {MAX_ID}")
+
+
+def _object(path: str, value: Any) -> None:
+    if not isinstance(value, dict):
+        _fail(path, value, "an object")
+
+
+def _legal(path: str, value: Any) -> None:
+    if not isinstance(value, list) or not value:
+        _fail(path, value, "a non-empty array of action texts")
+    for i, text in enumerate(value):
+        _text(f"{path}[{i}]", text)
+    if len(set(value)) != len(value):
+        _fail(path, value, "an array without repeats")
+
+
+def _seats(path: str, value: Any) -> None:
+    if not isinstance(value, list):
+        _fail(path, value, "an array of seats")
+    for i, seat in enumerate(value):
+        _id(f"{path}[{i}]", seat)
+
+
+def _time_limit(path: str, value: Any) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                              or value < 1):
+        _fail(path, value, "a positive integer of milliseconds, or null")
+
+
+def _code(path: str, value: Any) -> None:
+    if value not in ERROR_CODES:
+        _fail(path, value, "one of " + ", ".join(ERROR_CODES))
+
+
+def _nullable_id(path: str, value: Any) -> None:
+    if value is not None:
+        _id(path, value)
+
+
+#: type -> ({field: check}, optional fields); "type" itself is checked before
+SPECS: dict[str, tuple[dict[str, Check], frozenset[str]]] = {
+    "hello": ({"protocol": _text, "variant": _text, "config": _object, "name": _text},
+              frozenset({"name"})),
+    "ready": ({"protocol": _text, "name": _text}, frozenset()),
+    "decide": ({"id": _id, "game": _id, "view": _object, "legal": _legal,
+                "time_limit_ms": _time_limit}, frozenset()),
+    "action": ({"id": _id, "action": _text}, frozenset()),
+    "game_over": ({"game": _id, "view": _object, "winners": _seats}, frozenset()),
+    "error": ({"code": _code, "message": _text, "id": _nullable_id}, frozenset({"id"})),
+    "bye": ({}, frozenset()),
+}
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ProtocolError("bad_json", f"field {key!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def _no_constants(name: str) -> Any:
+    raise ProtocolError("bad_json", f"{name} is not JSON; numbers must be finite")
+
+
+def parse_message(text: str | bytes, sender: str,
+                  max_bytes: int = DEFAULT_MAX_MESSAGE_BYTES) -> dict[str, Any]:
+    """The message in ``text``, sent by ``sender`` (``"frontend"`` or ``"bot"``), checked.
+
+    Checks the size, the JSON, the type (one ``sender`` may send), the
+    protocol version of a hello or ready, and every field's presence and
+    kind. A decide's view is checked by :func:`~eights.protocol.views.view_from_json`
+    (it needs the variant and config from the hello).
+    """
+    if sender not in ("frontend", "bot"):
+        raise ValueError(f"sender must be 'frontend' or 'bot', not {sender!r}")
+    size = len(text) if isinstance(text, bytes) else (
+        len(text) if len(text) > max_bytes else len(text.encode("utf-8")))
+    if size > max_bytes:
+        raise ProtocolError("too_large", f"a message of {size:,} bytes is over the limit of "
+                                         f"{max_bytes:,} bytes")
+    try:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
+    except ProtocolError:
+        raise
+    except (ValueError, RecursionError) as err:
+        reason = "nested too deeply" if isinstance(err, RecursionError) else str(err)
+        raise ProtocolError("bad_json", f"not a JSON message ({reason}); send one JSON "
+                                        f"object per message") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", f"a message must be a JSON object with a \"type\", "
+                                        f"not a JSON {type(data).__name__}")
+    kind = data.get("type")
+    allowed = FRONTEND_TYPES if sender == "frontend" else BOT_TYPES
+    if kind not in allowed:
+        what = "has no \"type\"" if "type" not in data else f"has type {kind!r}"
+        raise ProtocolError("unknown_type", f"the message {what}; a {sender} sends "
+                                            f"{', '.join(allowed)}")
+    id_ = data.get("id")
+    try:
+        if kind in ("hello", "ready") and isinstance(data.get("protocol"), str) \
+                and data["protocol"] not in SUPPORTED_PROTOCOLS:
+            raise ProtocolError("unsupported_protocol",
+                                f"protocol {data['protocol']!r} is not spoken here; this side "
+                                f"speaks {', '.join(SUPPORTED_PROTOCOLS)}")
+        checks, optional = SPECS[kind]
+        check_fields(kind, {k: v for k, v in data.items() if k != "type"}, list(checks),
+                     optional)
+        for name, check in checks.items():
+            if name in data:
+                check(name, data[name])
+    except ProtocolError as err:
+        if isinstance(id_, int) and not isinstance(id_, bool) and 0 <= id_ <= MAX_ID:
+            err.id = id_
+        raise
+    return data
+
+
+def encode(message: dict[str, Any]) -> str:
+    """One message as compact JSON text (one line: JSON escapes newlines in strings)."""
+    return json.dumps(message, separators=(",", ":"))
+
+
+# ------------------------------------------------------------------ builders
+def hello(variant: str, config: dict[str, Any], name: str | None = None) -> dict[str, Any]:
+    msg: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL, "variant": variant,
+                           "config": dict(config)}
+    if name:
+        msg["name"] = name
+    return msg
+
+
+def ready(name: str) -> dict[str, Any]:
+    return {"type": "ready", "protocol": PROTOCOL, "name": name}
+
+
+def legal_texts(view: PlayerView) -> list[str]:
+    """The view's legal actions in the variant's text notation, in id order."""
+    return engine_class(view.variant).actions.texts_of(view.legal_actions)
+
+
+def decide(view: PlayerView, id: int, game: int,
+           time_limit_ms: int | None = None) -> dict[str, Any]:
+    """Ask ``view.seat`` for a decision: its view and legal actions, all from the view."""
+    return {"type": "decide", "id": id, "game": game, "view": view_to_json(view),
+            "legal": legal_texts(view), "time_limit_ms": time_limit_ms}
+
+
+def action(id: int, text: str) -> dict[str, Any]:
+    return {"type": "action", "id": id, "action": text}
+
+
+def game_over(view: PlayerView, game: int, winners: Sequence[int]) -> dict[str, Any]:
+    """The end of a game as the seat sees it (the final view) and who won."""
+    return {"type": "game_over", "game": game, "view": view_to_json(view),
+            "winners": [int(w) for w in winners]}
+
+
+def error(code: str, message: str, id: int | None = None) -> dict[str, Any]:
+    if code not in ERROR_CODES:
+        raise ValueError(f"error code {code!r} is not one of {', '.join(ERROR_CODES)}")
+    msg: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if id is not None:
+        msg["id"] = id
+    return msg
+
+
+def error_from(err: ProtocolError) -> dict[str, Any]:
+    return error(err.code, err.message, err.id)
+
+
+def bye() -> dict[str, Any]:
+    return {"type": "bye"}
+
+
+def load_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of every message, shipped beside this module."""
+    return json.loads(resources.files(__package__).joinpath("schema.json").read_text("utf-8"))

@@ -1,0 +1,297 @@
+"""A seat's :class:`~eights.engines.base.PlayerView` as protocol JSON, and back.
+
+This is the only road a view takes across the protocol, so what a bot may
+know is decided here once: every value comes from the view (which the engine
+built for that seat alone) and is written in the engine's text notation
+(cards ``10H``, suits ``H``, ranks ``Q``). Nothing is read from the engine
+itself, so a hidden card cannot reach a bot unless it is already in the view.
+
+Each view class declares the kind of each of its fields (``field_kinds``,
+next to the fields themselves). A view with a field missing there is refused
+rather than sent (or dropped) silently: a new variant's author must say how
+each field is written.
+``view_from_json`` is the exact inverse, so a bot written with this library
+(``eights bot``, ``eights serve``) hands its agent the very view the frontend
+had.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..cards import NO_CARD, NUM_KINDS, RANK_TEXT, SUITS, CardError, card_text, parse_card
+from ..config import GameConfig
+from ..engines import engine_class
+from ..engines.base import Event, PlayerView, SeatHistory
+from .errors import ProtocolError
+
+#: view fields that travel elsewhere: variant and config in the hello, the legal
+#: actions in the decide message, the events as ``history``
+CARRIED_ELSEWHERE = frozenset({"variant", "config", "legal_actions", "seen_events"})
+
+#: event kinds whose ``arg`` is a suit (written as its letter); others carry an int
+SUIT_ARG_EVENTS = frozenset({"suit"})
+EVENT_FIELDS = ("kind", "player", "card", "arg")
+MAX_EVENT_KIND = 40
+EVENT_KIND = re.compile(r"[a-z][a-z_]*\Z")
+
+
+@functools.cache
+def _fields_of(cls: type[PlayerView]) -> tuple[tuple[str, str], ...]:
+    """(name, kind) of every field of ``cls`` the protocol writes, from ``cls.field_kinds``."""
+    fields = dict(cls.field_kinds)
+    unknown = sorted({k for k in fields.values() if k not in ENCODERS})
+    if unknown:
+        raise TypeError(f"view class {cls.__name__}: unknown field kinds {', '.join(unknown)}; "
+                        f"the kinds are {', '.join(ENCODERS)}")
+    names = {f.name for f in dataclasses.fields(cls)}
+    unwritten = sorted(names - set(fields) - CARRIED_ELSEWHERE)
+    if unwritten:
+        raise TypeError(f"view class {cls.__name__} has fields the protocol does not know how "
+                        f"to write: {', '.join(unwritten)}; declare their kinds in the "
+                        f"class's field_kinds")
+    missing = sorted(set(fields) - names)
+    if missing:
+        raise TypeError(f"view class {cls.__name__} lacks fields named in its field_kinds: "
+                        f"{', '.join(missing)}")
+    return tuple(fields.items())
+
+
+@functools.cache
+def view_class(variant: str) -> type[PlayerView]:
+    """The view class a variant's engine builds (read from its ``view`` annotation)."""
+    try:
+        cls = typing.get_type_hints(engine_class(variant).view).get("return")
+    except NameError as err:
+        raise TypeError(f"{variant}: its engine's view() annotation cannot be resolved "
+                        f"({err}); the protocol reads the view class from it") from None
+    if not (isinstance(cls, type) and issubclass(cls, PlayerView)):
+        raise TypeError(f"{variant}: its engine's view() does not declare a PlayerView class")
+    _fields_of(cls)  # registered?
+    return cls
+
+
+def view_fields(variant: str) -> list[str]:
+    """The JSON field names of a variant's view, ``history`` included, in message order."""
+    return [name for name, _ in _fields_of(view_class(variant))] + ["history"]
+
+
+# --------------------------------------------------------------------- writing
+def _suit_text(s: int) -> str | None:
+    return None if s < 0 else SUITS[s]
+
+
+def _rank_text(r: int) -> str | None:
+    return None if r < 1 else RANK_TEXT[r - 1]
+
+
+ENCODERS: dict[str, Callable[[Any], Any]] = {
+    "int": int,
+    "count": int,
+    "bool": bool,
+    "phase": str,
+    "seat": lambda p: None if p < 0 else int(p),
+    "card": lambda c: None if c == NO_CARD else card_text(c),
+    "cards": lambda cs: [card_text(c) for c in cs],
+    "counts": lambda xs: [int(x) for x in xs],
+    "ints": lambda xs: [int(x) for x in xs],
+    "suit": _suit_text,
+    "seat_suits": lambda xs: [_suit_text(x) for x in xs],
+    "seat_ranks": lambda xs: [_rank_text(x) for x in xs],
+    "card_counts": lambda counts: {card_text(c): int(k) for c, k in enumerate(counts) if k},
+}
+KINDS = tuple(ENCODERS)
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """``{"kind", "player", "card", "arg"}``: no player or card (or a hidden card) is null."""
+    kind, player, card, arg = event
+    return {
+        "kind": kind,
+        "player": None if player < 0 else player,
+        "card": None if card == NO_CARD else card_text(card),
+        "arg": SUITS[arg] if kind in SUIT_ARG_EVENTS and 0 <= arg < 4 else arg,
+    }
+
+
+def view_to_json(view: PlayerView) -> dict[str, Any]:
+    """The JSON object of a view: its registered fields, then ``history``.
+
+    Variant, config and legal actions are not in it: the hello carries the
+    first two and the decide message the third.
+    """
+    out = {name: ENCODERS[kind](getattr(view, name)) for name, kind in _fields_of(type(view))}
+    out["history"] = [event_to_json(e) for e in view.history()]
+    return out
+
+
+# --------------------------------------------------------------------- reading
+def _bad(path: str, value: Any, wanted: str) -> ProtocolError:
+    shown = repr(value)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    return ProtocolError("bad_value", f"{path}: {shown} is not allowed; it must be {wanted}")
+
+
+def _int(path: str, value: Any, low: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _bad(path, value, "an integer")
+    if low is not None and value < low:
+        raise _bad(path, value, f"an integer >= {low}")
+    return value
+
+
+def _list(path: str, value: Any, length: int | None = None) -> list:
+    if not isinstance(value, list):
+        raise _bad(path, value, "an array")
+    if length is not None and len(value) != length:
+        raise _bad(path, value, f"an array of {length} items (one per seat)")
+    return value
+
+
+def _seat(path: str, value: Any, n: int) -> int:
+    if value is None:
+        return -1
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
+        raise _bad(path, value, f"a seat from 0 to {n - 1}, or null")
+    return value
+
+
+def _card(path: str, value: Any, nullable: bool = False) -> int:
+    if value is None and nullable:
+        return NO_CARD
+    try:
+        if not isinstance(value, str):
+            raise CardError("not text")
+        return parse_card(value)
+    except CardError:
+        raise _bad(path, value, "a card like 10H, QS or RJ" + (", or null" if nullable else "")
+                   ) from None
+
+
+def _suit(path: str, value: Any) -> int:
+    if value is None:
+        return -1
+    if not isinstance(value, str) or value not in SUITS or len(value) != 1:
+        raise _bad(path, value, "a suit C, D, H or S, or null")
+    return SUITS.index(value)
+
+
+def _rank(path: str, value: Any) -> int:
+    if value is None:
+        return -1
+    if not isinstance(value, str) or value not in RANK_TEXT:
+        raise _bad(path, value, "a rank A, 2-10, J, Q or K, or null")
+    return RANK_TEXT.index(value) + 1
+
+
+def _card_counts(path: str, value: Any) -> tuple[int, ...]:
+    if not isinstance(value, dict):
+        raise _bad(path, value, "an object from card to count, like {\"8S\": 1}")
+    counts = [0] * NUM_KINDS
+    for text, k in value.items():
+        c = _card(f"{path} key", text)
+        if card_text(c) != text:
+            raise _bad(f"{path} key", text, f"a card in canonical notation ({card_text(c)})")
+        counts[c] = _int(f"{path}[{text!r}]", k, 1)
+    return tuple(counts)
+
+
+def _decode(kind: str, path: str, value: Any, n: int, cls: type[PlayerView]) -> Any:
+    """One field's value back in the view's own form (ids, -1 for none)."""
+    if kind == "int":
+        return _int(path, value)
+    if kind == "count":
+        return _int(path, value, 0)
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise _bad(path, value, "true or false")
+        return value
+    if kind == "phase":
+        if value not in cls.phase_names:
+            raise _bad(path, value, "one of " + ", ".join(repr(p) for p in cls.phase_names))
+        return value
+    if kind == "seat":
+        return _seat(path, value, n)
+    if kind == "card":
+        return _card(path, value, nullable=True)
+    if kind == "cards":
+        return tuple(_card(f"{path}[{i}]", c) for i, c in enumerate(_list(path, value)))
+    if kind == "counts":
+        return tuple(_int(f"{path}[{i}]", x, 0) for i, x in enumerate(_list(path, value, n)))
+    if kind == "ints":
+        return tuple(_int(f"{path}[{i}]", x) for i, x in enumerate(_list(path, value, n)))
+    if kind == "suit":
+        return _suit(path, value)
+    if kind == "seat_suits":
+        return tuple(_suit(f"{path}[{i}]", x) for i, x in enumerate(_list(path, value, n)))
+    if kind == "seat_ranks":
+        return tuple(_rank(f"{path}[{i}]", x) for i, x in enumerate(_list(path, value, n)))
+    if kind == "card_counts":
+        return _card_counts(path, value)
+    raise AssertionError(f"unknown field kind {kind!r}")
+
+
+def check_fields(path: str, data: Mapping[str, Any], allowed: list[str] | tuple[str, ...],
+                 optional: frozenset[str] = frozenset()) -> None:
+    """Refuse unknown and missing fields, naming them and the allowed ones."""
+    unknown = [k for k in data if k not in allowed]
+    if unknown:
+        raise ProtocolError("unknown_field",
+                            f"{path}: unknown field(s) {', '.join(map(repr, unknown))}; "
+                            f"the fields are {', '.join(allowed)}")
+    missing = [k for k in allowed if k not in data and k not in optional]
+    if missing:
+        raise ProtocolError("missing_field",
+                            f"{path}: missing field(s) {', '.join(missing)}; "
+                            f"the fields are {', '.join(allowed)}")
+
+
+def event_from_json(path: str, data: Any, n: int) -> Event:
+    if not isinstance(data, dict):
+        raise _bad(path, data, "an event object {kind, player, card, arg}")
+    check_fields(path, data, EVENT_FIELDS)
+    kind = data["kind"]
+    if not (isinstance(kind, str) and len(kind) <= MAX_EVENT_KIND and EVENT_KIND.match(kind)):
+        raise _bad(f"{path}.kind", kind, "a lower-case event name like 'play'")
+    player = _seat(f"{path}.player", data["player"], n)
+    card = _card(f"{path}.card", data["card"], nullable=True)
+    arg = _suit(f"{path}.arg", data["arg"]) if kind in SUIT_ARG_EVENTS else _int(
+        f"{path}.arg", data["arg"])
+    return Event(kind, player, card, arg)
+
+
+def view_from_json(data: Any, variant: str, config: GameConfig,
+                   legal: tuple[int, ...] = ()) -> PlayerView:
+    """The view ``data`` describes, for ``variant`` under ``config``, with ``legal`` actions.
+
+    Strict: unknown or missing fields and values of the wrong kind raise a
+    :class:`ProtocolError` naming the field (``view.hand[2]``) and what is
+    allowed. It checks form and counts per seat, not that the position
+    could arise in a game; an agent that meets an impossible position fails
+    on its own (and a bot answers with an ``agent_error``).
+    """
+    if not isinstance(data, dict):
+        raise _bad("view", data, "an object")
+    cls = view_class(variant)
+    fields = _fields_of(cls)
+    names = [name for name, _ in fields] + ["history"]
+    check_fields("view", data, names)
+    n = config.num_players
+    values = {name: _decode(kind, f"view.{name}", data[name], n, cls) for name, kind in fields}
+    if values["seat"] < 0:
+        raise _bad("view.seat", None, f"a seat from 0 to {n - 1}")
+    if len(values["hand"]) != values["hand_sizes"][values["seat"]]:
+        raise _bad("view.hand", data["hand"],
+                   f"as many cards as hand_sizes[{values['seat']}] "
+                   f"({values['hand_sizes'][values['seat']]})")
+    events = [tuple(event_from_json(f"view.history[{i}]", e, n))
+              for i, e in enumerate(_list("view.history", data["history"]))]
+    history = SeatHistory(events, len(events), values["seat"], frozenset())
+    return cls(variant=variant, config=config, legal_actions=tuple(legal), seen_events=history,
+               **values)

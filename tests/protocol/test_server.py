@@ -1,0 +1,277 @@
+"""The WebSocket server: many games at once, strict limits, and no client can stall another.
+
+Servers run on a background thread (``running_server``) on a free port;
+clients are ExternalAgents on threads, or raw asyncio clients that misbehave
+on purpose. Timing assertions have wide margins: the point is that a good
+game finishes while the stalled clients are still hanging, not a speed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from eights.agents import make_agent, play_game
+from eights.engines import make_game
+from eights.protocol import messages as m
+from eights.protocol.server import ServerLimits, running_server
+
+websockets = pytest.importorskip("websockets", reason="the server needs websockets")
+from websockets.asyncio.client import connect  # noqa: E402
+from websockets.exceptions import ConnectionClosed  # noqa: E402
+
+VARIANT = "crazy_eights"
+LIMIT = 64 * 1024
+
+
+def hello_text(num_players: int = 2) -> str:
+    config = make_game(VARIANT, seed=0, num_players=num_players).config.to_dict()
+    return m.encode(m.hello(VARIANT, config, name="tests"))
+
+
+def decide_text(seed: int = 1, id_: int = 1) -> tuple[str, list[str]]:
+    game = make_game(VARIANT, seed=seed)
+    return m.encode(m.decide(game.view(game.current_player), id_, 1, 1000)), game.legal_texts()
+
+
+def play_games(url: str, games: int, seed: int, results: list, **options) -> None:
+    """Thread body: an ExternalAgent on ``url`` plays ``games`` games against random."""
+    spec = url + ("?" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
+    bot = make_agent(spec, VARIANT, seed=seed)
+    try:
+        for g in range(games):
+            bot.seed(g)
+            game = play_game(make_game(VARIANT, seed=seed * 100 + g),
+                             [bot, make_agent("random", VARIANT, g)])
+            assert game.game_over
+        results.append((bot.decisions, dict(bot.failures)))
+    finally:
+        bot.close()
+
+
+def test_the_server_serves_several_games_at_once(server) -> None:
+    bots = [make_agent(server.url, VARIANT, seed=s) for s in range(4)]
+    game = make_game(VARIANT, seed=9)
+    for bot in bots:  # all four connect and say hello before any plays on
+        bot.act(game.view(game.current_player))
+    assert server.connections == 4
+    results: list = []
+    threads = [threading.Thread(target=play_games, args=(server.url, 2, s, results))
+               for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    for bot in bots:
+        bot.close()
+    assert len(results) == 4
+    assert all(decisions > 0 and not failures for decisions, failures in results)
+    assert server.sessions == 8
+
+
+async def expect_error(ws, code: str) -> dict:
+    reply = json.loads(await asyncio.wait_for(ws.recv(), 10))
+    assert reply["type"] == "error" and reply["code"] == code, reply
+    return reply
+
+
+def test_oversized_messages_and_unknown_fields_are_refused_with_an_error(server) -> None:
+    async def client() -> None:
+        async with connect(server.url, max_size=None, proxy=None) as ws:
+            await ws.send(hello_text())
+            assert json.loads(await ws.recv())["type"] == "ready"
+            await ws.send(" " * (LIMIT + 1))
+            err = await expect_error(ws, "too_large")
+            assert f"over the limit of {LIMIT:,} bytes" in err["message"]
+            decide, legal = decide_text()
+            data = json.loads(decide)
+            await ws.send(json.dumps({**data, "priority": "high"}))
+            err = await expect_error(ws, "unknown_field")
+            assert "'priority'" in err["message"] and "id, game, view" in err["message"]
+            assert err["id"] == 1
+            await ws.send(json.dumps({**data, "view": {**data["view"], "others": []}}))
+            err = await expect_error(ws, "unknown_field")
+            assert "view: unknown field(s) 'others'" in err["message"]
+            await ws.send(decide)  # the session goes on after refused messages
+            reply = json.loads(await ws.recv())
+            assert reply["type"] == "action" and reply["action"] in legal
+            await ws.send(" " * (4 * LIMIT + 1))  # past the hard cap: not even read
+            with pytest.raises(ConnectionClosed) as info:
+                await asyncio.wait_for(ws.recv(), 10)
+            assert info.value.rcvd.code == 1009
+
+    asyncio.run(client())
+
+
+def test_a_stalled_and_a_garbage_client_do_not_hold_up_a_good_one(server) -> None:
+    """Stalled clients (mid-handshake, after hello, mid-message) and a client sending garbage
+    as fast as it can sit beside a good one, whose games finish while they still hang."""
+
+    async def stalled_mid_handshake() -> asyncio.StreamWriter:
+        host, port = server.url.removeprefix("ws://").split(":")
+        _, writer = await asyncio.open_connection(host, int(port))
+        writer.write(b"GET / HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\n")
+        await writer.drain()
+        return writer
+
+    async def stalled_mid_message(forever: asyncio.Event):
+        ws = await connect(server.url, proxy=None)
+        await ws.send(hello_text())
+        await ws.recv()
+
+        async def fragments():
+            yield '{"type": "decide", '
+            await forever.wait()  # the rest of the message never comes
+
+        sending = asyncio.create_task(ws.send(fragments()))
+        return ws, sending
+
+    async def garbage(stop: asyncio.Event, counts: dict) -> None:
+        junk = [("not json", "bad_json"), ('{"type": "launch"}', "unknown_type"),
+                ("x" * (LIMIT + 10), "too_large"), ('{"type": "bye", "extra": 1}', "unknown_field")]
+        async with connect(server.url, proxy=None, max_size=None) as ws:
+            while not stop.is_set():
+                for text, code in junk:
+                    await ws.send(text)
+                    await expect_error(ws, code)
+                    counts["errors"] += 1
+                # a good message before max_errors (5) keeps it connected
+                await ws.send(hello_text())
+                await ws.recv()
+
+    async def main() -> None:
+        forever, stop = asyncio.Event(), asyncio.Event()
+        counts = {"errors": 0}
+        raw = await stalled_mid_handshake()
+        quiet = await connect(server.url, proxy=None)
+        await quiet.send(hello_text())  # then never another word, and never reads
+        halfway, sending = await stalled_mid_message(forever)
+        babbler = asyncio.create_task(garbage(stop, counts))
+        await asyncio.sleep(0.2)
+        results: list = []
+        start = time.monotonic()
+        await asyncio.to_thread(play_games, server.url, 3, 7, results, time_limit=5)
+        elapsed = time.monotonic() - start
+        stop.set()
+        await asyncio.wait_for(babbler, 20)
+        assert results and results[0][0] > 0 and not results[0][1], results
+        assert elapsed < 20, f"the good client took {elapsed:.1f} s"
+        assert counts["errors"] > 10
+        # the stalled clients were never cut off: they stalled the whole time
+        assert quiet.state.name == "OPEN" and halfway.state.name == "OPEN"
+        assert not raw.is_closing()
+        forever.set()
+        sending.cancel()
+        for ws in (quiet, halfway):
+            await ws.close()
+        raw.close()
+
+    asyncio.run(main())
+
+
+def test_a_silent_client_is_closed_after_the_idle_timeout() -> None:
+    limits = ServerLimits(idle_timeout=0.5)
+    with running_server("random", VARIANT, limits=limits) as srv:
+        async def client() -> None:
+            async with connect(srv.url, proxy=None) as ws:
+                err = await expect_error(ws, "timeout")
+                assert "no message for 0.5 s" in err["message"]
+                with pytest.raises(ConnectionClosed) as info:
+                    await asyncio.wait_for(ws.recv(), 10)
+                assert info.value.rcvd.code == 1008
+
+        asyncio.run(client())
+
+
+def test_garbage_alone_ends_the_session() -> None:
+    with running_server("random", VARIANT, limits=ServerLimits(max_errors=3)) as srv:
+        async def client() -> None:
+            async with connect(srv.url, proxy=None) as ws:
+                for _ in range(3):
+                    await ws.send("garbage")
+                    await expect_error(ws, "bad_json")
+                await expect_error(ws, "too_many_errors")
+                with pytest.raises(ConnectionClosed):
+                    await asyncio.wait_for(ws.recv(), 10)
+
+        asyncio.run(client())
+
+
+def test_beyond_max_connections_a_client_is_told_busy() -> None:
+    with running_server("random", VARIANT, limits=ServerLimits(max_connections=1)) as srv:
+        async def client() -> None:
+            async with connect(srv.url, proxy=None) as first:
+                await first.send(hello_text())
+                await first.recv()
+                async with connect(srv.url, proxy=None) as second:
+                    err = await expect_error(second, "busy")
+                    assert "limit of 1 connections" in err["message"]
+
+        asyncio.run(client())
+
+
+def test_a_server_refuses_other_variants_and_bad_specs() -> None:
+    with running_server("heuristic", "livery_eights") as srv:
+        bot = make_agent(srv.url + "?on_error=forfeit", VARIANT)
+        game = make_game(VARIANT, seed=1)
+        with pytest.raises(Exception, match=r"unsupported_variant.*plays livery_eights"):
+            bot.act(game.view(game.current_player))
+        bot.close()
+    with pytest.raises(Exception, match="'nobody' is not known"), \
+            running_server("nobody", VARIANT):
+        pass
+
+
+def test_eights_serve_command() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "eights.cli", "serve", "--agent", "heuristic",
+                             "--variant", "livery_eights", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert "serving heuristic playing livery_eights at ws://127.0.0.1:" in line, (
+            line + proc.stderr.read() if proc.poll() is not None else line)
+        url = line.split(" at ")[1].split()[0]
+        results: list = []
+        bot_thread = threading.Thread(target=lambda: results.append(play_game(
+            make_game("livery_eights", seed=1), [make_agent(url, "livery_eights", 1),
+                                                 make_agent("random", "livery_eights", 2)])))
+        bot_thread.start()
+        bot_thread.join(60)
+        assert results and results[0].game_over
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_a_decision_past_the_decision_timeout_ends_the_session(monkeypatch) -> None:
+    from eights.agents import AGENT_KINDS, RandomAgent
+
+    class Sleepy(RandomAgent):
+        """Thinks for 1.5 s about every decision."""
+
+        def act(self, view):
+            time.sleep(1.5)
+            return super().act(view)
+
+    monkeypatch.setitem(AGENT_KINDS, "sleepy", lambda variant, arg, seed: Sleepy(seed))
+    limits = ServerLimits(decision_timeout=0.3)
+    with running_server("sleepy", VARIANT, limits=limits) as srv:
+        async def client() -> None:
+            game = make_game(VARIANT, seed=3, first_player=0)
+            async with connect(srv.url, proxy=None) as ws:
+                await ws.send(hello_text())
+                await ws.recv()
+                await ws.send(m.encode(m.decide(game.view(0), 1, 1, 1000)))
+                err = await expect_error(ws, "timeout")
+                assert "longer than 0.3 s" in err["message"]
+                with pytest.raises(ConnectionClosed) as info:
+                    await asyncio.wait_for(ws.recv(), 10)
+                assert info.value.rcvd.code == 1011
+
+        asyncio.run(client())

@@ -1,0 +1,148 @@
+"""The bot's side of a session: handshake, versions, decisions, and errors that keep it going."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from eights.agents import AGENT_KINDS, Agent
+from eights.engines import make_game
+from eights.protocol import messages as m
+from eights.protocol.session import BotSession
+
+
+def say(session: BotSession, message: dict | str) -> tuple[list[dict], bool]:
+    return session.handle(message if isinstance(message, str) else m.encode(message))
+
+
+def hello(variant: str = "crazy_eights", **config) -> dict:
+    return m.hello(variant, make_game(variant, seed=0, **config).config.to_dict(), name="tests")
+
+
+def play(session: BotSession, variant: str, seed: int, **config) -> list[str]:
+    """A whole game, every decision asked of the session; the actions it chose."""
+    game = make_game(variant, seed=seed, **config)
+    chosen = []
+    while not game.game_over:
+        view = game.view(game.current_player)
+        (reply,), close = say(session, m.decide(view, game.turn + 1, seed, None))
+        assert reply == {"type": "action", "id": game.turn + 1, "action": reply["action"]}
+        assert not close
+        chosen.append(reply["action"])
+        game.step(reply["action"])
+    for seat in range(game.num_players):
+        assert say(session, m.game_over(game.view(seat), seed, game.winners)) == ([], False)
+    return chosen
+
+
+@pytest.mark.parametrize("variant", ["crazy_eights", "livery_eights"])
+def test_a_session_plays_whole_games(variant: str) -> None:
+    session = BotSession("heuristic")
+    (ready,), _ = say(session, hello(variant, num_players=3))
+    assert ready == {"type": "ready", "protocol": "eights-bot/1", "name": "eights heuristic"}
+    for seed in range(3):
+        assert play(session, variant, seed, num_players=3)
+    assert say(session, m.bye()) == ([], True)
+
+
+def test_a_seeded_session_is_reproducible() -> None:
+    runs = []
+    for _ in range(2):
+        session = BotSession("random", seed=5)
+        say(session, hello("livery_eights"))
+        runs.append([play(session, "livery_eights", seed) for seed in range(3)])
+    assert runs[0] == runs[1]
+
+
+def only_error(replies: tuple[list[dict], bool]) -> dict:
+    (reply,), close = replies
+    assert reply["type"] == "error" and not close
+    return reply
+
+
+def test_decisions_need_a_hello_first() -> None:
+    session = BotSession("random")
+    game = make_game("crazy_eights", seed=1)
+    err = only_error(say(session, m.decide(game.view(game.current_player), 9, 1)))
+    assert err["code"] == "out_of_order" and err["id"] == 9 and "hello first" in err["message"]
+
+
+def test_a_bot_refuses_a_protocol_it_does_not_speak_and_accepts_one_it_does() -> None:
+    session = BotSession("random")
+    newer = {**hello(), "protocol": "eights-bot/2", "features": ["undo"]}
+    err = only_error(say(session, newer))
+    assert err["code"] == "unsupported_protocol"
+    assert "'eights-bot/2' is not spoken here" in err["message"]
+    assert "eights-bot/1" in err["message"]
+    (ready,), _ = say(session, hello())
+    assert ready["type"] == "ready"
+
+
+def test_variant_and_config_are_checked() -> None:
+    session = BotSession("random", variant="livery_eights")
+    err = only_error(say(session, hello("crazy_eights")))
+    assert err["code"] == "unsupported_variant" and "plays livery_eights" in err["message"]
+    bad = {**hello("livery_eights"), "config": {"num_players": 99}}
+    err = only_error(say(session, bad))
+    assert err["code"] == "bad_config" and "num_players=99" in err["message"]
+    err = only_error(say(session, {**hello("livery_eights"), "config": {"colour": "red"}}))
+    assert err["code"] == "bad_config" and "unknown option(s) colour" in err["message"]
+
+
+def test_a_new_hello_changes_the_variant() -> None:
+    session = BotSession("heuristic")
+    say(session, hello("crazy_eights"))
+    say(session, hello("livery_eights", num_players=4))
+    assert play(session, "livery_eights", 0, num_players=4)
+
+
+def test_bad_decisions_are_refused_and_the_session_goes_on() -> None:
+    session = BotSession("random")
+    say(session, hello())
+    game = make_game("crazy_eights", seed=2)
+    msg = m.decide(game.view(game.current_player), 4, 1)
+    err = only_error(say(session, {**msg, "legal": ["fly away", "draw"]}))
+    assert err["code"] == "bad_value" and err["id"] == 4 and "legal[0]" in err["message"]
+    other = 1 - game.current_player
+    err = only_error(say(session, {**msg, "view": m.decide(game.view(other), 4, 1)["view"]}))
+    assert "current_player" in err["message"] and err["id"] == 4
+    err = only_error(say(session, {**msg, "view": {**msg["view"], "x": 1}}))
+    assert err["code"] == "unknown_field" and err["id"] == 4
+    (reply,), _ = say(session, msg)
+    assert reply["type"] == "action" and reply["action"] in msg["legal"]
+
+
+def test_an_agent_failure_is_reported_not_fatal(monkeypatch) -> None:
+    class Broken(Agent):
+        def act(self, view):
+            raise RuntimeError("out of ideas")
+
+    monkeypatch.setitem(AGENT_KINDS, "broken", lambda variant, arg, seed: Broken(seed))
+    session = BotSession("broken")
+    say(session, hello())
+    game = make_game("crazy_eights", seed=2)
+    err = only_error(say(session, m.decide(game.view(game.current_player), 1, 1)))
+    assert err["code"] == "agent_error" and "RuntimeError: out of ideas" in err["message"]
+
+
+def test_too_many_errors_in_a_row_end_the_session() -> None:
+    session = BotSession("random", max_errors=3)
+    assert not say(session, "garbage")[1]
+    say(session, hello())  # a good message resets the count
+    assert not say(session, "garbage")[1]
+    assert not say(session, "garbage")[1]
+    replies, close = say(session, "garbage")
+    assert close and [r["code"] for r in replies] == ["bad_json", "too_many_errors"]
+
+
+def test_informational_messages_get_no_answer() -> None:
+    session = BotSession("random")
+    say(session, hello())
+    assert say(session, m.error("illegal_action", "that was not legal", 3)) == ([], False)
+    game = make_game("crazy_eights", seed=random.Random(1).randrange(100))
+    bad_over = m.game_over(game.view(0), 1, [5])
+    err = only_error(say(session, bad_over))
+    assert "winners" in err["message"]
+    assert json.loads(m.encode(bad_over))["winners"] == [5]

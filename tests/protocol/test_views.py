@@ -1,0 +1,189 @@
+"""Views as JSON: exact round trips, strict reading, and no hidden card ever sent.
+
+The leak test follows tests/test_properties.py: at random points of many
+random games of every variant and table size, the cards hidden from a seat
+(the other hands, the stock) are dealt again at random, and the message sent
+to that seat must not change. Any hidden card in it would move.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from typing import ClassVar
+
+import pytest
+
+from eights.cards import card_text, sort_key
+from eights.engines import VARIANTS, make_game
+from eights.engines.base import Event, PlayerView
+from eights.engines.pile import PileView
+from eights.protocol import messages as m
+from eights.protocol.errors import ProtocolError
+from eights.protocol.views import (
+    event_from_json,
+    event_to_json,
+    view_class,
+    view_fields,
+    view_from_json,
+    view_to_json,
+)
+from tests.conftest import config_id, configs
+from tests.test_properties import shuffle_hidden
+
+GAMES = 30
+
+
+def sampled_positions(variant: str, config: dict, games: int, per_game: int, seed: int):
+    """``per_game`` random positions of each of ``games`` random games, the end included.
+
+    Each game is played to its end first, keeping snapshots; the sampled
+    ones are then restored latest first (a restore drops the later log), so
+    every position costs one restore however long the game ran.
+    """
+    game = make_game(variant, seed=0, **config)
+    rng = random.Random(seed)
+    for g in range(games):
+        game.reset(seed=seed * 1000 + g)
+        snaps = []
+        while not game.game_over:
+            if rng.random() < 0.25:
+                snaps.append(game.snapshot())
+            legal = game.legal_actions()
+            game.step(legal[rng.randrange(len(legal))])
+        yield game, rng
+        for k in sorted(rng.sample(range(len(snaps)), min(per_game, len(snaps))), reverse=True):
+            game.restore(snaps[k])
+            yield game, rng
+
+
+def sent_to(game, seat: int) -> str:
+    """What a frontend sends ``seat`` now: a decide if it is to act, else a game_over."""
+    view = game.view(seat)
+    if game.game_over:
+        return m.encode(m.game_over(view, 1, game.winners))
+    if seat == game.current_player:
+        return m.encode(m.decide(view, game.turn, 1, 1000))
+    return m.encode({"view": view_to_json(view)})  # what a bot would see if asked now
+
+
+@pytest.mark.parametrize("pair", configs(), ids=config_id)
+def test_messages_never_carry_hidden_cards(pair: tuple[str, dict]) -> None:
+    variant, config = pair
+    checked = 0
+    for game, rng in sampled_positions(variant, config, GAMES, per_game=8, seed=11):
+        seats = {game.current_player if not game.game_over else 0,
+                 rng.randrange(game.num_players)}
+        for seat in seats:
+            if game.state.drawn >= 0 and seat != game.current_player:
+                continue  # a drawn card is the drawer's to see (as in test_properties)
+            before = sent_to(game, seat)
+            snap = game.snapshot()
+            shuffle_hidden(game, seat, rng)
+            assert sent_to(game, seat) == before, f"seat {seat} turn {game.turn}"
+            game.restore(snap)
+            # and directly: its own hand, no other seat's draws
+            data = json.loads(before)["view"]
+            assert data["hand"] == [card_text(c)
+                                    for c in sorted(game.state.hands[seat], key=sort_key)]
+            for event in data["history"]:
+                if event["kind"] == "draw" and event["player"] != seat:
+                    assert event["card"] is None
+            checked += 1
+    assert checked > GAMES * 8
+
+
+@pytest.mark.parametrize("pair", configs(), ids=config_id)
+def test_views_round_trip_exactly(pair: tuple[str, dict]) -> None:
+    variant, config = pair
+    checked = 0
+    for game, rng in sampled_positions(variant, config, 8, per_game=4, seed=12):
+        seat = game.current_player if not game.game_over else rng.randrange(game.num_players)
+        view = game.view(seat)
+        back = view_from_json(view_to_json(view), variant, view.config, view.legal_actions)
+        assert back == view
+        assert back.history() == view.history()
+        checked += 1
+    assert checked > 10
+
+
+def a_view() -> tuple[PlayerView, dict]:
+    game = make_game("livery_eights", seed=4, num_players=3)
+    for _ in range(6):
+        game.step(game.legal_actions()[0])
+    view = game.view(game.current_player)
+    return view, view_to_json(view)
+
+
+def refused(data: dict, view: PlayerView) -> ProtocolError:
+    with pytest.raises(ProtocolError) as info:
+        view_from_json(data, view.variant, view.config, view.legal_actions)
+    return info.value
+
+
+@pytest.mark.parametrize(("change", "code", "words"), [
+    ({"secret_hands": [["AS"]]}, "unknown_field", ["'secret_hands'", "the fields are seat"]),
+    ({"hand": ["1H"]}, "bad_value", ["view.hand[0]: '1H'", "a card like 10H"]),
+    ({"hand": ["th"]}, "bad_value", ["view.hand"]),  # wrong size after the card reads
+    ({"hand_sizes": [5, 5]}, "bad_value", ["view.hand_sizes", "3 items"]),
+    ({"seat": 3}, "bad_value", ["view.seat: 3", "from 0 to 2"]),
+    ({"seat": None}, "bad_value", ["view.seat"]),
+    ({"active_suit": "X"}, "bad_value", ["view.active_suit", "C, D, H or S"]),
+    ({"phase": "dance"}, "bad_value", ["view.phase", "'play'"]),
+    ({"turn": -1}, "bad_value", ["view.turn", ">= 0"]),
+    ({"game_over": 0}, "bad_value", ["view.game_over", "true or false"]),
+    ({"discard_counts": {"8s": 1}}, "bad_value", ["canonical notation (8S)"]),
+    ({"discard_counts": {"8S": 0}}, "bad_value", ["integer >= 1"]),
+    ({"drew_on_rank": ["Z", None, None]}, "bad_value", ["view.drew_on_rank[0]"]),
+    ({"history": [{"kind": "draw", "player": 0, "card": None}]}, "missing_field", ["arg"]),
+    ({"history": [{"kind": "Draw!", "player": 0, "card": None, "arg": 1}]}, "bad_value",
+     ["view.history[0].kind"]),
+    ({"history": [{"kind": "suit", "player": 0, "card": None, "arg": 2}]}, "bad_value",
+     ["view.history[0].arg", "a suit"]),
+])
+def test_bad_views_are_refused_naming_the_field(change: dict, code: str, words: list) -> None:
+    view, data = a_view()
+    err = refused({**data, **change}, view)
+    assert err.code == code, err.message
+    for word in words:
+        assert word in err.message, err.message
+
+
+def test_a_missing_field_is_named() -> None:
+    view, data = a_view()
+    del data["stock_size"]
+    err = refused(data, view)
+    assert err.code == "missing_field" and "stock_size" in err.message
+
+
+def test_suit_events_name_the_suit() -> None:
+    event = Event("suit", 0, -1, 2)
+    assert event_to_json(event) == {"kind": "suit", "player": 0, "card": None, "arg": "H"}
+    assert event_from_json("e", event_to_json(event), 2) == event
+
+
+def test_an_undeclared_view_field_is_refused_not_sent() -> None:
+    """A variant that adds a view field must say how it is written, or nothing is sent."""
+
+    @dataclasses.dataclass(slots=True)
+    class RevealingView(PileView):
+        peeked: tuple = ()
+
+    @dataclasses.dataclass(slots=True)
+    class DeclaredView(PileView):
+        peeked: tuple = ()
+        field_kinds: ClassVar[dict[str, str]] = {**PileView.field_kinds, "peeked": "cards"}
+
+    view, _ = a_view()
+    values = {f.name: getattr(view, f.name) for f in dataclasses.fields(view)}
+    with pytest.raises(TypeError, match="does not know how to write: peeked"):
+        view_to_json(RevealingView(**values, peeked=(1, 2)))
+    assert view_to_json(DeclaredView(**values, peeked=(1, 2)))["peeked"] == ["2C", "3C"]
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_variant_has_a_registered_view(variant: str) -> None:
+    view = make_game(variant, seed=0).view(0)
+    assert type(view) is view_class(variant)
+    assert list(view_to_json(view)) == view_fields(variant)
