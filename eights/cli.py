@@ -210,8 +210,13 @@ def _play(args: argparse.Namespace, console: Console) -> int:
     def say(text: str) -> None:
         print(text, flush=True)
 
-    with TerminalKeys() as keys:
-        return PlaySession(engine, args.seat, bots, keys, say, turn_time=args.turn_time).run()
+    try:
+        with TerminalKeys() as keys:
+            return PlaySession(engine, args.seat, bots, keys, say,
+                               turn_time=args.turn_time).run()
+    finally:
+        for bot in bots.values():
+            bot.close()
 
 
 def _parse_options(items: Sequence[str]) -> dict[str, object]:

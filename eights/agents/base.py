@@ -40,6 +40,14 @@ class Agent(ABC):
     def act(self, view: PlayerView) -> int:
         """One of ``view.legal_actions``."""
 
+    def game_over(self, view: PlayerView, winners: Sequence[int]) -> None:
+        """Told the end of a game it played (external bots pass it on); nothing by default."""
+        return None
+
+    def close(self) -> None:
+        """Release what the agent holds (a bot's process or connection); nothing by default."""
+        return None
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
 

@@ -85,6 +85,8 @@ class PlaySession:
             return 1
         self._narrate()
         self._announce_result()
+        for p, bot in self.bots.items():
+            bot.game_over(engine.view(p), engine.winners)
         return 0
 
     def _narrate(self) -> None:

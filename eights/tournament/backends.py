@@ -85,8 +85,11 @@ _worker: TablePlayer | None = None
 # ------------------------------------------------------------------- serial
 def _serial(tournament: Tournament, games: Sequence[ScheduledGame]) -> Iterator[GameResult]:
     player = TablePlayer(tournament)
-    for game in games:
-        yield player.play(game)
+    try:
+        for game in games:
+            yield player.play(game)
+    finally:
+        player.close()
 
 
 # ---------------------------------------------------------------- processes

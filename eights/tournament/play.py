@@ -51,6 +51,12 @@ class TablePlayer:
         self.engine = make_game(tournament.variant, seed=0, config=tournament.config())
         self._agents: dict[tuple[str, int], Agent] = {}
 
+    def close(self) -> None:
+        """Close every agent (external bots say bye and stop)."""
+        for agent in self._agents.values():
+            agent.close()
+        self._agents.clear()
+
     def _agent(self, spec: str, copy: int) -> Agent:
         key = (spec, copy)
         if key not in self._agents:
@@ -85,6 +91,8 @@ class TablePlayer:
                 f"game {game.index} ({' vs '.join(game.seats)}, deal seed {game.deal_seed}) "
                 f"failed: {type(err).__name__}: {err}") from err
         n = engine.num_players
+        for k, agent in enumerate(agents):
+            agent.game_over(engine.view(k), engine.winners)
         if forfeit >= 0:  # everyone else shares the win; the forfeiting seat is last
             winners = tuple(p for p in range(n) if p != forfeit)
             ranks = tuple(n - 1 if p == forfeit else 0 for p in range(n))
