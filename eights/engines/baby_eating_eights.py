@@ -1,0 +1,999 @@
+"""Baby-Eating Eights, as ``../shared/rules/baby_eating_eights.txt`` gives it.
+
+2 to 8 players with one 54-card deck (both jokers, told apart: one is the
+Guarantee Joker), up to 17 with the expanded deck (a second deck without the
+King of Hearts, the Ace of Spades and the jokers; the default above five
+players). Six cards each; the player on the dealer's left plays first. Match
+the top card's suit or number (Sixes and Nines are one number); Eights and
+Jokers are wild and their player names the suit. A player who can play must,
+except that an Eight, a Joker or the King of Hearts may be held back; a player
+who cannot match draws until a playable card comes. Nearly every card has an
+effect:
+
+====  ==================================================================
+A     the next player draws 2 (the Ace of Spades: 4)
+2     the next player is skipped
+3     the next card's effect is cancelled (wilds still name their suit)
+4     the direction reverses
+5     its player names any player (themselves too), who draws 1
+6, 9  one number; on a Three the next player may not switch between them
+7     its player names another player; each takes a blind card of the other
+8     wild, names the suit
+10    the next player draws 1 and the Ten's player drops again (chains)
+J     nothing
+Q     the Jack round: from the next player round to the Queen's player,
+      each drops all their Jacks; the top Jack is what the next player matches
+K     (spades, clubs, diamonds) the next two players are skipped; in team
+      play, play skips straight to the player's ally
+KH    every other card is shuffled and six are dealt to each player; the
+      turn order stays; it resets the Guarantee Joker
+Jok.  wild, names the suit, the next player draws 4
+====  ==================================================================
+
+Four cards of one number in a row make every player put a card of their
+choice at the bottom of the pile. The Guarantee Joker played directly on the
+other Joker makes the other Joker's player draw the whole draw pile; then,
+while the draw and drop piles hold fewer than three cards per player, a player
+who cannot match is skipped and forced draws come out of that player's hand.
+Teams (``teams``) win together. The first player (or team) out wins.
+
+Interpretations are listed in ``docs/rules/baby_eating_eights.md``.
+
+Actions (131): ``play <card>`` for the 52 standard cards (ids 0-51, the card
+id) and the jokers (``play RJ`` 58, ``play BJ`` 59); ``suit C|D|H|S`` (52-55,
+after a wild); ``draw`` (56: draw until a playable card comes, also to hold
+back an Eight, a Joker or the King of Hearts); ``pass`` (57: the turn passes
+without a card, when nothing can be drawn or in the Guarantee Joker's mode);
+``target 0`` .. ``target 16`` (60-76: the player a Five makes draw or a Seven
+swaps with); ``bottom <card>`` (77-130, 77 + card id: the card put at the
+bottom of the pile for Four in a Row). In the Jack round ``play J?`` names
+the Jack that ends on top of the player's Jacks.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+from typing import ClassVar
+
+from ..cards import (
+    BLACK_JOKER,
+    JACK,
+    KING,
+    NO_CARD,
+    NUM_KINDS,
+    NUM_STANDARD,
+    QUEEN,
+    RANK,
+    RED_JOKER,
+    SUIT,
+    SUITS,
+    card,
+    card_text,
+    cards_text,
+    parse_cards,
+    sort_key,
+)
+from ..config import ConfigError, GameConfig, option
+from .base import SeatHistory
+from .pile import DRAW, NO_SEAT, PASS, SUIT_ACTION, PileEngine, PileState, PileView, pile_actions
+
+#: the most players any deck seats (the expanded deck's 104 cards, six each and a starter)
+MAX_PLAYERS = 17
+KING_OF_HEARTS = card(KING, 2)
+ACE_OF_SPADES = card(1, 3)
+SINGLE_DECK_SIZE = NUM_KINDS
+EXPANDED_DECK_SIZE = 2 * NUM_KINDS - 4
+
+# ------------------------------------------------------------------ actions
+JOKER_PLAY = PASS + 1                       # "play RJ" 58, "play BJ" 59
+TARGET = JOKER_PLAY + 2                     # "target 0" .. "target 16": 60..76
+BOTTOM = TARGET + MAX_PLAYERS               # "bottom <card>": 77 + card id
+NUM_ACTIONS = BOTTOM + NUM_KINDS            # 131
+
+#: action id of "play <card>", by card id
+PLAY_ACTION: tuple[int, ...] = tuple(range(NUM_STANDARD)) + (JOKER_PLAY, JOKER_PLAY + 1)
+#: card id of a play action, by action id (-1 for actions that play no card)
+CARD_OF_ACTION: tuple[int, ...] = tuple(
+    list(range(NUM_STANDARD)) + [NO_CARD] * (JOKER_PLAY - NUM_STANDARD)
+    + [RED_JOKER, BLACK_JOKER] + [NO_CARD] * (NUM_ACTIONS - TARGET)
+)
+
+# ------------------------------------------------------------------ phases
+PLAY, CHOOSE_SUIT, FIVE_TARGET, SEVEN_TARGET, JACK_ROUND, FOUR_IN_A_ROW = range(6)
+PHASES = ("play", "choose suit", "five target", "seven target", "jack round", "four in a row")
+
+# ------------------------------------------------------------------ card tables
+#: the number a card matches by: Sixes and Nines are one number (6); jokers 0
+NUMBER: tuple[int, ...] = tuple(6 if RANK[c] in (6, 9) else RANK[c] for c in range(NUM_KINDS))
+#: cards a player may hold back although they could play them
+EXEMPT: tuple[bool, ...] = tuple(
+    c >= NUM_STANDARD or RANK[c] == 8 or c == KING_OF_HEARTS for c in range(NUM_KINDS))
+#: cards that may go on anything (their player names the suit)
+WILD: tuple[bool, ...] = tuple(c >= NUM_STANDARD or RANK[c] == 8 for c in range(NUM_KINDS))
+#: cards whose effect a Three cancels is worth narrating ("cancelled" events)
+HAS_EFFECT: tuple[bool, ...] = tuple(
+    c >= NUM_STANDARD or RANK[c] in (1, 2, 3, 4, 5, 7, 10, QUEEN, KING) for c in range(NUM_KINDS))
+
+
+def _had_to_play(c: int, suit: int, rank: int, locked: bool) -> bool:
+    """Whether a player holding ``c`` could not have drawn on ``suit`` and a top of ``rank``."""
+    if EXEMPT[c]:
+        return False
+    if SUIT[c] == suit:
+        return True
+    if locked:
+        return RANK[c] == rank
+    return NUMBER[c] == (6 if rank in (6, 9) else rank)
+
+
+def deck_cards(expanded: bool) -> list[int]:
+    """The game's cards in id order: 54, or 104 with the expanded deck's second deck."""
+    cards = list(range(NUM_KINDS))
+    if expanded:
+        cards += [c for c in range(NUM_STANDARD) if c not in (KING_OF_HEARTS, ACE_OF_SPADES)]
+        cards.sort()
+    return cards
+
+
+@dataclasses.dataclass(frozen=True)
+class BabyEatingEightsConfig(GameConfig):
+    variant: ClassVar[str] = "baby_eating_eights"
+
+    num_players: int = option(2, doc="players at the table (at most 8 with one deck, "
+                                     "17 with the expanded deck)", min=2, max=MAX_PLAYERS)
+    deck_type: str = option("auto", doc="'single': one 54-card deck with both jokers; 'expanded': "
+                                   "plus a second deck without the king of hearts, the ace of "
+                                   "spades and the jokers (104 cards); 'auto': expanded above "
+                                   "five players", choices=("auto", "single", "expanded"))
+    hand_size: int = option(6, doc="cards dealt to each player (at the start and by the "
+                                   "king of hearts)", min=1, max=20)
+    teams: int = option(0, doc="teams of allies, seat s in team s % teams (allies sit apart); "
+                               "0 for no teams", min=0, max=MAX_PLAYERS // 2)
+    guarantee_joker: str = option("RJ", doc="which joker is the Guarantee Joker",
+                                  choices=("RJ", "BJ"))
+    guarantee_cards_per_player: int = option(
+        3, doc="the Guarantee Joker's mode lasts while the draw and drop piles hold fewer "
+               "than this many cards per player", min=0, max=20)
+    combo_replaces_draw_four: bool = option(
+        False, doc="the Guarantee Joker's combo spares the next player the Joker's draw four")
+    three_cancels_king_of_hearts: bool = option(
+        True, doc="a Three cancels the king of hearts' redeal (and its reset) like any effect")
+    ten_again_draws: bool = option(
+        True, doc="a player who cannot match on a Ten's extra drop draws until playable "
+                  "(False: the turn just ends)")
+    six_nine_four_in_a_row: bool = option(
+        True, doc="Sixes and Nines count as one number for Four in a Row")
+    reward: str = option("win_loss", doc="end-of-game rewards: +1/-1, or by cards left",
+                         choices=("win_loss", "score"))
+    max_turns: int = option(3000, doc="applied actions after which the game is truncated",
+                            min=1)
+
+    @property
+    def expanded(self) -> bool:
+        """Whether the expanded (104-card) deck is in play."""
+        return self.deck_type == "expanded" or (
+            self.deck_type == "auto" and self.num_players > 5)
+
+    @property
+    def num_decks(self) -> int:
+        """Decks shuffled together (the expanded deck's second one is short of four cards)."""
+        return 2 if self.expanded else 1
+
+    @property
+    def deck_size(self) -> int:
+        return EXPANDED_DECK_SIZE if self.expanded else SINGLE_DECK_SIZE
+
+    def check(self) -> None:
+        n, h, total = self.num_players, self.hand_size, self.deck_size
+        need = n * h + 1
+        if need > total:
+            name = "expanded 104-card deck" if self.expanded else "single 54-card deck"
+            most = (total - 1) // h
+            hint = "" if self.expanded else (
+                f"; deck_type='expanded' seats up to {(EXPANDED_DECK_SIZE - 1) // h}")
+            raise ConfigError(
+                f"{self.variant}: num_players={n} with hand_size={h} needs {need} cards (a hand "
+                f"each and the starter) but the {name} (deck_type={self.deck_type!r}) holds "
+                f"{total}; it seats at most {most} players{hint}")
+        if self.teams and not 2 <= self.teams <= n // 2:
+            raise ConfigError(
+                f"{self.variant}: teams={self.teams} is not allowed with num_players={n}; "
+                f"every team needs at least two players, so teams must be 0 (no teams) or "
+                f"from 2 to {n // 2}" if n >= 4 else
+                f"{self.variant}: teams={self.teams} is not allowed with num_players={n}; "
+                f"teams need at least 4 players (two teams of two), so teams must be 0")
+
+
+@dataclasses.dataclass(slots=True)
+class BabyEatingState(PileState):
+    actor: int = 0                  # whose turn it is (``current`` may act out of turn)
+    after: int = NO_SEAT            # who plays once the pending effect is over (-1: next seat)
+    extra: bool = False             # the actor drops again (a Ten)
+    effect: int = NO_CARD           # the card whose effect is still to happen
+    cancelled: bool = False         # that effect is cancelled by a Three
+    three_live: bool = False        # the top card is a Three that cancels the next card's effect
+    locked: bool = False            # the top Six/Nine went on a Three: no switching 6 <-> 9
+    free: bool = False              # the top card is a wild starter: anything may be played
+    top_player: int = NO_SEAT       # who dropped the top card (-1: the starter)
+    combo_from: int = NO_SEAT       # the other Joker's player, while the combo is to happen
+    run_number: int = -1            # the number of the cards in a row on top of the pile
+    run_length: int = 0             # how many (since the last Four in a Row)
+    fours: int = 0                  # Four in a Row rounds still to start
+    four_seat: int = NO_SEAT        # who dropped the fourth card (places first)
+    bottom_left: int = 0            # seats still to place a card in this Four in a Row
+    bottom_seat: int = NO_SEAT      # the next of them
+    jack_left: int = 0              # seats still to drop their Jacks in the Jack round
+    jack_seat: int = NO_SEAT        # the next of them
+    victim: int = NO_SEAT           # the Guarantee Joker's mode is on this seat (-1: off)
+    combo_used: bool = False        # the combo happened since the start or the last KH
+    drew_lock: list[int] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass(slots=True)
+class BabyEatingView(PileView):
+    """A seat's view: :class:`PileView` plus this variant's public state.
+
+    ``pending_draw`` is always 0 (draws happen at once), ``drawn_card`` -1,
+    ``hand_number`` 0 and ``offender`` -1. ``current_player`` is who acts
+    now; ``actor`` is whose turn it is (they differ in the Jack round and
+    in Four in a Row).
+    """
+
+    actor: int
+    teams: tuple[int, ...]        # each seat's team (seat itself without teams)
+    guarantee_joker: int          # the Guarantee Joker's card id
+    guarantee_victim: int         # the seat the Guarantee Joker's mode is on, -1 when off
+    guarantee_spent: bool         # the combo happened since the start or the last KH
+    three_live: bool              # the next card's effect will be cancelled
+    locked: bool                  # the top Six/Nine may not be followed by a Nine/Six
+    free: bool                    # a wild starter: any card may be played
+    top_player: int               # who dropped the top card (-1: the starter)
+    combo_from: int               # the other Joker's player while the combo is pending
+    run_number: int               # the number on top (6 for Sixes and Nines), for Four in a Row
+    run_length: int               # cards of it in a row since the last Four in a Row
+    extra_drop: bool              # the actor drops again after a Ten
+    effect_card: int              # the card whose effect is still to happen (-1: none)
+    effect_cancelled: bool        # and a Three cancels it
+    after: int                    # who plays when the effect is over (-1: the next seat)
+    fours_owed: int               # Four in a Row rounds still to start
+    four_seat: int                # who places first in them
+    bottom_left: int              # seats still to place in this Four in a Row
+    bottom_seat: int
+    jack_left: int                # seats still to drop Jacks in this Jack round
+    jack_seat: int
+    drew_on_lock: tuple[int, ...]  # per seat: 1 if the top Six/Nine was locked at its draw
+
+    field_kinds: ClassVar[dict[str, str]] = {
+        **PileView.field_kinds,
+        "actor": "seat", "teams": "ints", "guarantee_joker": "card", "guarantee_victim": "seat",
+        "guarantee_spent": "bool", "three_live": "bool", "locked": "bool", "free": "bool",
+        "top_player": "seat", "combo_from": "seat", "run_number": "int", "run_length": "count",
+        "extra_drop": "bool", "effect_card": "card", "effect_cancelled": "bool", "after": "seat",
+        "fours_owed": "count", "four_seat": "seat", "bottom_left": "count",
+        "bottom_seat": "seat", "jack_left": "count", "jack_seat": "seat",
+        "drew_on_lock": "ints",
+    }
+    phase_names: ClassVar[tuple[str, ...]] = PHASES
+
+
+ACTIONS = pile_actions(
+    "play RJ", "play BJ",
+    *[f"target {k}" for k in range(MAX_PLAYERS)],
+    *[f"bottom {card_text(c)}" for c in range(NUM_KINDS)],
+)
+assert len(ACTIONS) == NUM_ACTIONS
+
+
+class BabyEatingEightsGame(PileEngine):
+    """Baby-Eating Eights; see the module docstring."""
+
+    variant = "baby_eating_eights"
+    Config = BabyEatingEightsConfig
+    state_class = BabyEatingState
+    actions = ACTIONS
+    private_events = frozenset({"draw", "take", "give"})
+    low_score_wins = True
+    #: every card left in hand counts one
+    points_by_rank = (1,) * 13
+    attack_ranks: ClassVar[dict[int, int]] = {1: 2, 2: 2, 10: 1, KING: 2, 0: 3}
+    event_texts: ClassVar[dict[str, str]] = {
+        **PileEngine.event_texts,
+        "deal": "The cards are dealt; {player} plays first.",
+        "pass": "{player} does not drop a card; the turn passes.",
+        "cancelled": "The Three cancels the effect of {card}.",
+        "locked": "{card} went on a Three: the next player may not switch between Six and Nine.",
+        "five": "{player} makes {target} draw a card.",
+        "swap": "{player} swaps a card blindly with {target}.",
+        "take": "{player} takes {card} from {target}.",
+        "give": "{player} gives {card} to {target}.",
+        "again": "{player} drops again after the Ten.",
+        "jack_round": "{player}'s Queen starts the Jack round.",
+        "no_jacks": "{player} has no Jacks.",
+        "jack_round_over": "The Jack round is over; {card} is on top.",
+        "four_in_a_row": "Four in a row! Starting with {player}, everyone puts a card at the "
+                         "bottom of the pile.",
+        "bottom": "{player} puts {card} at the bottom of the pile.",
+        "redeal": "{player}'s King of Hearts: every other card is shuffled and {arg} are "
+                  "dealt to each player.",
+        "guarantee": "The Guarantee Joker: {player} draws the entire draw pile ({arg} cards).",
+        "guarantee_mode": "Until the piles hold {arg} cards, a player who cannot match is "
+                          "skipped and forced draws come from {player}'s hand.",
+        "guarantee_over": "The Guarantee Joker's mode on {player} is over.",
+        "no_draw": "{player} would draw from their own hand: nothing happens.",
+        "stuck": "Nobody could drop a card for a whole round.",
+        "out": "{player} has no cards left.",
+    }
+
+    config: BabyEatingEightsConfig
+    state: BabyEatingState
+
+    # ------------------------------------------------------------ setup
+    def _begin(self, seed: int | None, deck: Sequence[int | str] | str | None,
+               first_player: int | None) -> None:
+        cfg = self.config
+        n = cfg.num_players
+        self.team_of = tuple(p % cfg.teams for p in range(n)) if cfg.teams else tuple(range(n))
+        self.guarantee = RED_JOKER if cfg.guarantee_joker == "RJ" else BLACK_JOKER
+        self.other_joker = BLACK_JOKER + RED_JOKER - self.guarantee
+        self.threshold = cfg.guarantee_cards_per_player * n
+        self._targets = list(range(TARGET, TARGET + n))
+        self._seven_targets = [[TARGET + t for t in range(n) if t != p] for p in range(n)]
+        super()._begin(seed, deck, first_player)
+
+    def full_deck(self) -> list[int]:
+        return deck_cards(self.config.expanded)
+
+    def describe_deck(self) -> str:
+        if self.config.expanded:
+            return ("the expanded deck: 54 cards with both jokers and a second deck without the "
+                    "king of hearts, the ace of spades and the jokers (104 cards)")
+        return "one 54-card deck with both jokers"
+
+    @classmethod
+    def stacked_deck(cls, hands: Sequence[Sequence[int | str] | str], starter: int | str,
+                     stock: Sequence[int | str] | str = (), *, expanded: bool = False,
+                     first_player: int = 0) -> list[int]:
+        """The deck order that deals exactly ``hands`` (in seat order), turns up ``starter``
+        and leaves ``stock`` (top first) on top of the draw pile, the rest below in id order.
+        """
+        n = len(hands)
+        hand_cards = [parse_cards(h) for h in hands]
+        size = len(hand_cards[0])
+        if any(len(h) != size for h in hand_cards):
+            raise ConfigError("stacked_deck: every hand must have the same size")
+        top = starter if isinstance(starter, int) else parse_cards([starter])[0]
+        order: list[int] = []
+        for i in range(size):
+            for k in range(n):
+                order.append(hand_cards[(first_player + k) % n][i])
+        order.append(top)
+        order += parse_cards(stock)
+        rest = deck_cards(expanded)
+        for c in order:
+            if c not in rest:
+                raise ConfigError(f"stacked_deck: too many copies of {card_text(c)}")
+            rest.remove(c)
+        return order + rest
+
+    def _start(self) -> None:
+        n = self.num_players
+        first = self.first_player_option
+        if first is None:
+            first = self.rng.randrange(n)
+        s = self.state = BabyEatingState(
+            hands=[[] for _ in range(n)], stock=[], discard=[], discard_counts=[0] * NUM_KINDS,
+            top=NO_CARD, suit=-1, current=first, direction=1, phase=PLAY, drawn=NO_CARD,
+            pending=0, scores=[0] * n, hand_number=0, first=first, stuck=0,
+            drew_suit=[-1] * n, drew_rank=[-1] * n, drew_lock=[0] * n, actor=first,
+        )
+        deck = self._new_deck()
+        pos = 0
+        for _ in range(self.config.hand_size):
+            for k in range(n):
+                s.hands[(first + k) % n].append(deck[pos])
+                pos += 1
+        s.stock = deck[pos:][::-1]
+        self._log.append(("deal", first, NO_CARD, 0))
+        c = s.stock.pop()
+        self._put_on_pile(c)
+        self._log.append(("starter", -1, c, -1))
+        s.free = WILD[c]
+        s.run_number = self._number(c)
+        s.run_length = 1
+
+    def _number(self, c: int) -> int:
+        return NUMBER[c] if self.config.six_nine_four_in_a_row else RANK[c]
+
+    # ------------------------------------------------------------ matching
+    def playable(self, c: int) -> bool:
+        """Whether ``c`` may go on the pile now (suit, number, a wild, or a wild starter)."""
+        s = self.state
+        if WILD[c] or s.free or SUIT[c] == s.suit:
+            return True
+        if s.locked:
+            return RANK[c] == RANK[s.top]
+        return NUMBER[c] == NUMBER[s.top]
+
+    def _decline_action(self) -> int:
+        """``draw`` while drawing is the rule and possible, else ``pass``."""
+        s = self.state
+        if s.victim >= 0 or (s.extra and not self.config.ten_again_draws) or not (
+                s.stock or len(s.discard) > 1):
+            return PASS
+        return DRAW
+
+    # ---------------------------------------------------------------- legal
+    def _legal(self) -> list[int]:
+        s = self.state
+        phase = s.phase
+        if phase == PLAY:
+            hand = s.hands[s.current]
+            suit, free = s.suit, s.free
+            table = RANK if s.locked else NUMBER
+            key = table[s.top]
+            out: list[int] = []
+            jokers: list[int] = []
+            must = False
+            for c in hand:
+                if c >= NUM_STANDARD:
+                    if PLAY_ACTION[c] not in jokers:
+                        jokers.append(PLAY_ACTION[c])
+                elif free or SUIT[c] == suit or table[c] == key or RANK[c] == 8:
+                    if c not in out:
+                        out.append(c)
+                    if not EXEMPT[c]:
+                        must = True
+            out.sort()
+            if not must:
+                out.append(self._decline_action())
+            if jokers:
+                jokers.sort()
+                out += jokers
+            return out
+        if phase == CHOOSE_SUIT:
+            return [SUIT_ACTION, SUIT_ACTION + 1, SUIT_ACTION + 2, SUIT_ACTION + 3]
+        if phase == FIVE_TARGET:
+            return self._targets[:]
+        if phase == SEVEN_TARGET:
+            return self._seven_targets[s.current][:]
+        if phase == JACK_ROUND:
+            out = []
+            for c in s.hands[s.current]:
+                if RANK[c] == JACK and c not in out:
+                    out.append(c)
+            out.sort()
+            return out
+        # FOUR_IN_A_ROW
+        return [BOTTOM + c for c in sorted(set(s.hands[s.current]))]
+
+    # ---------------------------------------------------------------- apply
+    def _apply(self, a: int) -> None:
+        s = self.state
+        p = s.current
+        phase = s.phase
+        if phase == PLAY:
+            if a == DRAW:
+                self._draw_until_playable(p)
+            elif a == PASS:
+                self._pass(p)
+            else:
+                self._drop(p, CARD_OF_ACTION[a])
+        elif phase == CHOOSE_SUIT:
+            self._choose_suit(p, a - SUIT_ACTION)
+            self._proceed()
+        elif phase == FIVE_TARGET:
+            t = a - TARGET
+            self._log.append(("five", p, NO_CARD, t))
+            self._force_draw(t, 1)
+            if not self.terminated:
+                self._proceed()
+        elif phase == SEVEN_TARGET:
+            self._swap(p, a - TARGET)
+            self._proceed()
+        elif phase == JACK_ROUND:
+            self._drop_jacks(p, a)
+        else:
+            self._bottom(p, a - BOTTOM)
+
+    def _drop(self, p: int, c: int) -> None:
+        """``p`` drops ``c`` on the pile in their turn; its suit choice and effect follow."""
+        s = self.state
+        cancelled = s.three_live
+        prev_top, prev_player = s.top, s.top_player
+        hand = s.hands[p]
+        hand.remove(c)
+        self._put_on_pile(c)
+        self._log.append(("play", p, c, -1))
+        s.top_player = p
+        s.stuck = 0
+        s.extra = s.free = False
+        s.drew_suit[p] = s.drew_rank[p] = -1
+        s.drew_lock[p] = 0
+        s.locked = cancelled and NUMBER[c] == 6
+        s.three_live = RANK[c] == 3 and not cancelled
+        s.combo_from = (prev_player if c == self.guarantee and prev_top == self.other_joker
+                        and prev_player >= 0 and prev_player != p else NO_SEAT)
+        self._count_run(p, c)
+        if s.victim >= 0:
+            self._check_mode_end()
+        if not hand:
+            self._go_out(p)
+            return
+        s.effect, s.cancelled = c, cancelled
+        if WILD[c]:
+            s.phase = CHOOSE_SUIT
+            return
+        self._proceed()
+
+    def _count_run(self, p: int, c: int) -> None:
+        """Four in a Row: count cards of one number in a row; the fourth owes a round."""
+        s = self.state
+        number = self._number(c)
+        if number == s.run_number:
+            s.run_length += 1
+            if s.run_length >= 4:
+                s.run_length = 0
+                s.fours += 1
+                s.four_seat = p
+        else:
+            s.run_number = number
+            s.run_length = 1
+
+    def _proceed(self) -> None:
+        """Resolve what is pending until someone must decide: Four in a Row rounds, the
+        Jack round, the dropped card's effect, then the next turn."""
+        s = self.state
+        n = self.num_players
+        while True:
+            if s.bottom_left:
+                s.current = s.bottom_seat
+                s.phase = FOUR_IN_A_ROW
+                return
+            if s.fours:
+                s.fours -= 1
+                s.bottom_left = n
+                s.bottom_seat = s.four_seat
+                self._log.append(("four_in_a_row", s.four_seat, NO_CARD, s.run_number))
+                continue
+            if s.jack_left:
+                seat = s.jack_seat
+                for c in s.hands[seat]:
+                    if RANK[c] == JACK:
+                        s.current = seat
+                        s.phase = JACK_ROUND
+                        return
+                self._log.append(("no_jacks", seat, NO_CARD, -1))
+                s.jack_left -= 1
+                s.jack_seat = self.next_seat(seat)
+                if not s.jack_left:
+                    self._log.append(("jack_round_over", -1, s.top, -1))
+                continue
+            if s.effect >= 0:
+                c = s.effect
+                s.effect = NO_CARD
+                cancelled, s.cancelled = s.cancelled, False
+                if cancelled and (c != KING_OF_HEARTS
+                                  or self.config.three_cancels_king_of_hearts):
+                    if NUMBER[c] == 6:
+                        self._log.append(("locked", s.actor, c, -1))
+                    elif HAS_EFFECT[c]:
+                        self._log.append(("cancelled", s.actor, c, -1))
+                elif self._effect(s.actor, c):
+                    return
+                if self.terminated:
+                    return
+                continue
+            nxt = s.after if s.after >= 0 else self.next_seat(s.actor)
+            s.after = NO_SEAT
+            s.actor = s.current = nxt
+            s.phase = PLAY
+            return
+
+    def _effect(self, p: int, c: int) -> bool:
+        """Apply ``p``'s card ``c``; True when ``p`` must now decide a Five's or Seven's target."""
+        s = self.state
+        if c >= NUM_STANDARD:
+            q = s.combo_from
+            s.combo_from = NO_SEAT
+            if q >= 0 and not s.combo_used:
+                self._combo(q)
+                if self.config.combo_replaces_draw_four:
+                    return False
+            self._force_draw(self.next_seat(p), 4)
+            return False
+        rank = RANK[c]
+        if rank == 1:
+            self._force_draw(self.next_seat(p), 4 if c == ACE_OF_SPADES else 2)
+        elif rank == 2:
+            self._log.append(("skip", self.next_seat(p), NO_CARD, -1))
+            s.after = self.next_seat(p, 2)
+        elif rank == 4:
+            s.direction = -s.direction
+            self._log.append(("reverse", p, NO_CARD, s.direction))
+        elif rank == 5:
+            s.current = p
+            s.phase = FIVE_TARGET
+            return True
+        elif rank == 7:
+            s.current = p
+            s.phase = SEVEN_TARGET
+            return True
+        elif rank == 10:
+            self._force_draw(self.next_seat(p), 1)
+            if self.terminated:  # the draw emptied the Guarantee Joker's affected hand
+                return False
+            s.after = p
+            s.extra = True
+            self._log.append(("again", p, NO_CARD, -1))
+        elif rank == QUEEN:
+            s.jack_left = self.num_players
+            s.jack_seat = self.next_seat(p)
+            self._log.append(("jack_round", p, NO_CARD, -1))
+        elif rank == KING:
+            if c == KING_OF_HEARTS:
+                self._redeal(p)
+            else:
+                self._skip_for_king(p)
+        return False
+
+    def _skip_for_king(self, p: int) -> None:
+        """The next two seats are skipped; in team play, play goes straight to the next ally."""
+        s = self.state
+        team = self.team_of
+        if self.config.teams:
+            k = 1
+            while team[self.next_seat(p, k)] != team[p]:
+                k += 1
+        else:
+            k = 3
+        for j in range(1, k):
+            self._log.append(("skip", self.next_seat(p, j), NO_CARD, -1))
+        s.after = self.next_seat(p, k)
+
+    # ------------------------------------------------------------ draws and swaps
+    def _draw_until_playable(self, p: int) -> None:
+        """``p`` draws until a card that can be played comes (or nothing is left to draw)."""
+        s = self.state
+        self._note_draw(p)
+        while True:
+            c = self._draw_one(p)
+            if c == NO_CARD:
+                break
+            s.stuck = 0
+            if self.playable(c):
+                break
+
+    def _note_draw(self, seat: int) -> None:
+        s = self.state
+        s.drew_suit[seat] = s.suit
+        s.drew_rank[seat] = RANK[s.top] or -1  # a Joker on top: no number
+        s.drew_lock[seat] = int(s.locked)
+
+    def _forget_draw(self, seat: int) -> None:
+        """``seat`` got cards it did not choose: what it drew on says nothing of them."""
+        s = self.state
+        s.drew_suit[seat] = s.drew_rank[seat] = -1
+        s.drew_lock[seat] = 0
+
+    def _force_draw(self, seat: int, count: int) -> None:
+        """A card makes ``seat`` draw ``count``: from the draw pile, or in the Guarantee
+        Joker's mode blindly out of the affected player's hand."""
+        s = self.state
+        v = s.victim
+        self._forget_draw(seat)
+        if v < 0:
+            self._draw_many(seat, count)
+            return
+        if seat == v:
+            self._log.append(("no_draw", seat, NO_CARD, count))
+            return
+        src, dst = s.hands[v], s.hands[seat]
+        for _ in range(count):
+            i = self.rng.randrange(len(src))
+            c = src[i]
+            src[i] = src[-1]
+            src.pop()
+            dst.append(c)
+            self._log.append(("take", seat, c, v))
+            self._log.append(("give", v, c, seat))
+            if not src:
+                self._go_out(v)
+                return
+
+    def _swap(self, p: int, t: int) -> None:
+        """A Seven: ``p`` and ``t`` each take a uniformly random card of the other's hand."""
+        s = self.state
+        mine, theirs = s.hands[p], s.hands[t]
+        i = self.rng.randrange(len(theirs))
+        j = self.rng.randrange(len(mine))
+        got, gave = theirs[i], mine[j]
+        mine[j], theirs[i] = got, gave
+        self._log.append(("swap", p, NO_CARD, t))
+        self._log.append(("take", p, got, t))
+        self._log.append(("give", t, got, p))
+        self._log.append(("take", t, gave, p))
+        self._log.append(("give", p, gave, t))
+        self._forget_draw(p)
+        self._forget_draw(t)
+
+    def _pass(self, p: int) -> None:
+        """The turn passes without a card (skipped in the Guarantee Joker's mode, or nothing
+        left to draw). A whole round of it ends the mode."""
+        s = self.state
+        n = self.num_players
+        self._log.append(("pass", p, NO_CARD, -1))
+        self._note_draw(p)
+        s.extra = False
+        s.stuck += 1
+        if s.stuck >= n and s.victim >= 0:
+            # Outside the mode a pass needs both piles spent, so every card of the suit to
+            # follow is in some hand and its holder must drop it: only the mode can stick.
+            s.stuck = 0
+            self._log.append(("stuck", -1, NO_CARD, -1))
+            self._end_mode()
+        s.actor = s.current = self.next_seat(p)
+        s.phase = PLAY
+
+    # ------------------------------------------------------------ the Queen's Jack round
+    def _drop_jacks(self, seat: int, top_jack: int) -> None:
+        """``seat`` drops all their Jacks, ``top_jack`` last (on top)."""
+        s = self.state
+        hand = s.hands[seat]
+        jacks = sorted(c for c in hand if RANK[c] == JACK)
+        jacks.remove(top_jack)
+        jacks.append(top_jack)
+        for c in jacks:
+            hand.remove(c)
+            self._put_on_pile(c)
+            self._log.append(("play", seat, c, -1))
+            self._count_run(seat, c)
+        s.top_player = seat
+        s.three_live = s.locked = s.free = False
+        s.stuck = 0
+        s.drew_suit[seat] = s.drew_rank[seat] = -1
+        s.drew_lock[seat] = 0
+        if s.victim >= 0:
+            self._check_mode_end()
+        s.jack_left -= 1
+        s.jack_seat = self.next_seat(seat)
+        if not hand:
+            self._go_out(seat)
+            return
+        if not s.jack_left:
+            self._log.append(("jack_round_over", -1, s.top, -1))
+        self._proceed()
+
+    # ------------------------------------------------------------ Four in a Row
+    def _bottom(self, seat: int, c: int) -> None:
+        s = self.state
+        s.hands[seat].remove(c)
+        s.discard.insert(0, c)
+        s.discard_counts[c] += 1
+        self._log.append(("bottom", seat, c, -1))
+        s.bottom_left -= 1
+        s.bottom_seat = self.next_seat(seat)
+        if s.victim >= 0:
+            self._check_mode_end()
+        if not s.bottom_left:
+            out = [q for q in range(self.num_players) if not s.hands[q]]
+            if out:
+                for q in out:
+                    self._log.append(("out", q, NO_CARD, -1))
+                self._finish(out)
+                return
+        self._proceed()
+
+    # ------------------------------------------------------------ King of Hearts
+    def _redeal(self, p: int) -> None:
+        """Every card but the King of Hearts is shuffled and ``hand_size`` dealt to each,
+        from ``p``'s left; the rest is the draw pile. The Guarantee Joker is reset."""
+        s = self.state
+        n = self.num_players
+        size = self.config.hand_size
+        pool = s.stock + s.discard[:-1]
+        for hand in s.hands:
+            pool += hand
+        self.rng.shuffle(pool)
+        hands: list[list[int]] = [[] for _ in range(n)]
+        pos = 0
+        for _ in range(size):
+            for k in range(1, n + 1):
+                hands[(p + k) % n].append(pool[pos])
+                pos += 1
+        s.hands = hands
+        s.stock = pool[pos:]
+        s.discard = [s.top]
+        s.discard_counts = [0] * NUM_KINDS
+        s.discard_counts[s.top] = 1
+        s.run_number, s.run_length = self._number(s.top), 1
+        s.drew_suit = [-1] * n
+        s.drew_rank = [-1] * n
+        s.drew_lock = [0] * n
+        self._log.append(("redeal", p, s.top, size))
+        if s.victim >= 0:
+            self._end_mode()
+        s.combo_used = False
+
+    # ------------------------------------------------------------ the Guarantee Joker
+    def _combo(self, q: int) -> None:
+        """The Guarantee Joker on the other Joker: ``q`` draws the entire draw pile."""
+        s = self.state
+        s.combo_used = True
+        self._log.append(("guarantee", q, NO_CARD, len(s.stock)))
+        hand = s.hands[q]
+        while s.stock:
+            c = s.stock.pop()
+            hand.append(c)
+            self._log.append(("draw", q, c, -1))
+        self._forget_draw(q)
+        if len(s.discard) < self.threshold:
+            s.victim = q
+            self._log.append(("guarantee_mode", q, NO_CARD, self.threshold))
+
+    def _check_mode_end(self) -> None:
+        s = self.state
+        if len(s.stock) + len(s.discard) >= self.threshold:
+            self._end_mode()
+
+    def _end_mode(self) -> None:
+        s = self.state
+        self._log.append(("guarantee_over", s.victim, NO_CARD, len(s.stock) + len(s.discard)))
+        s.victim = NO_SEAT
+
+    # ------------------------------------------------------------ the end
+    def _team(self, p: int) -> list[int]:
+        team = self.team_of
+        return [q for q in range(self.num_players) if team[q] == team[p]]
+
+    def _go_out(self, p: int) -> None:
+        self._log.append(("out", p, NO_CARD, -1))
+        self._finish(self._team(p))
+
+    def _finish(self, winners: list[int]) -> None:
+        s = self.state
+        self.terminated = True
+        self.winners = tuple(sorted(set(w for q in winners for w in self._team(q))))
+        s.scores = list(self.final_scores())
+        self._log.append(("game_over", -1, NO_CARD, len(self.winners)))
+
+    def final_scores(self) -> tuple[int, ...]:
+        """Cards left in hand (fewer is better); in team play, the team's cards together."""
+        sizes = [len(h) for h in self.state.hands]
+        if not self.config.teams:
+            return tuple(sizes)
+        totals = [0] * self.config.teams
+        for q, size in enumerate(sizes):
+            totals[self.team_of[q]] += size
+        return tuple(totals[self.team_of[q]] for q in range(self.num_players))
+
+    def ranks(self) -> tuple[int, ...]:
+        """Every winner shares first place (Four in a Row can empty hands of several teams);
+        the others follow by :meth:`final_scores`, fewer cards first."""
+        if not self.terminated:
+            return (0,) * self.num_players
+        win = set(self.winners)
+        keys = [(0, 0) if p in win else (1, x) for p, x in enumerate(self.final_scores())]
+        return tuple(sum(1 for other in keys if other < key) for key in keys)
+
+    def _score_returns(self) -> list[float]:
+        """Fewer cards than the table's mean is better: (mean - own) / hand size."""
+        scores = self.final_scores()
+        mean = sum(scores) / len(scores)
+        return [(mean - x) / self.config.hand_size for x in scores]
+
+    # ------------------------------------------------------------ views
+    def view(self, seat: int) -> BabyEatingView:
+        if not 0 <= seat < self.num_players:
+            raise ValueError(
+                f"seat {seat!r} is not at this table: seats are 0..{self.num_players - 1}")
+        s = self.state
+        over = self.terminated or self.truncated
+        to_act = seat == s.current and not over
+        hand = s.hands[seat][:]
+        hand.sort(key=sort_key)
+        return BabyEatingView(
+            self.variant, self.config, seat, -1 if over else s.current, tuple(hand),
+            tuple(map(len, s.hands)), tuple(s.scores),
+            tuple(self._legal_now) if to_act else (), self.turn, over,
+            SeatHistory(self._log, len(self._log), seat, self.private_events),
+            s.top, s.suit, s.direction, len(s.stock), tuple(s.discard_counts), 0,
+            PHASES[s.phase], NO_CARD, 0, NO_SEAT, s.first, s.stuck, tuple(s.drew_suit),
+            tuple(s.drew_rank),
+            s.actor, self.team_of, self.guarantee, s.victim, s.combo_used, s.three_live,
+            s.locked, s.free, s.top_player, s.combo_from, s.run_number, s.run_length, s.extra,
+            s.effect, s.cancelled, s.after, s.fours, s.four_seat, s.bottom_left, s.bottom_seat,
+            s.jack_left, s.jack_seat, tuple(s.drew_lock),
+        )
+
+    # ------------------------------------------------------------ determinization
+    def _state_from_view(self, view: BabyEatingView, rng: random.Random) -> BabyEatingState:
+        hands, stock = self._deal_hidden(view, rng)
+        return BabyEatingState(
+            hands=hands, stock=stock, discard=self._discard_from_view(view),
+            discard_counts=list(view.discard_counts), top=view.top, suit=view.active_suit,
+            current=view.current_player, direction=view.direction,
+            phase=PHASES.index(view.phase), drawn=NO_CARD, pending=0, scores=list(view.scores),
+            hand_number=0, first=view.first_player, stuck=view.stuck, offender=NO_SEAT,
+            drew_suit=list(view.drew_on_suit), drew_rank=list(view.drew_on_rank),
+            actor=view.actor, after=view.after, extra=view.extra_drop, effect=view.effect_card,
+            cancelled=view.effect_cancelled, three_live=view.three_live, locked=view.locked,
+            free=view.free, top_player=view.top_player, combo_from=view.combo_from,
+            run_number=view.run_number, run_length=view.run_length, fours=view.fours_owed,
+            four_seat=view.four_seat, bottom_left=view.bottom_left, bottom_seat=view.bottom_seat,
+            jack_left=view.jack_left, jack_seat=view.jack_seat, victim=view.guarantee_victim,
+            combo_used=view.guarantee_spent, drew_lock=list(view.drew_on_lock),
+        )
+
+    def _respect_draws(self, view: BabyEatingView, rng: random.Random) -> None:
+        """Swap out of each opponent's hand the cards it had to play when it drew or passed.
+
+        While an opponent's record stands (it drew or passed, and has neither dropped a
+        card nor been given cards since), its hand held no card it would have had to play
+        then: none matching the suit or number it drew on, apart from the cards it may
+        hold back (Eights, Jokers, the King of Hearts). Such cards are swapped with draw
+        pile cards that fit, while there are some.
+        """
+        s = self.state
+        for p, suit in enumerate(view.drew_on_suit):
+            if p == view.seat or suit < 0:
+                continue
+            rank, lock = view.drew_on_rank[p], view.drew_on_lock[p]
+            hand, stock = s.hands[p], s.stock
+            free = [i for i, c in enumerate(stock) if not _had_to_play(c, suit, rank, lock)]
+            rng.shuffle(free)
+            for k, c in enumerate(hand):
+                if _had_to_play(c, suit, rank, lock) and free:
+                    i = free.pop()
+                    hand[k], stock[i] = stock[i], c
+
+    def _fill_hidden_fields(self, view: BabyEatingView, rng: random.Random) -> None:
+        """A seat asked to order its Jacks holds a Jack: swap one in from hidden cards."""
+        s = self.state
+        if s.phase != JACK_ROUND or s.current == view.seat:
+            return
+        hand = s.hands[s.current]
+        if any(RANK[c] == JACK for c in hand):
+            return
+        places = [s.stock] + [s.hands[q] for q in range(self.num_players)
+                              if q not in (view.seat, s.current)]
+        found = [(pile, i) for pile in places for i, c in enumerate(pile) if RANK[c] == JACK]
+        if found:
+            pile, i = found[rng.randrange(len(found))]
+            k = rng.randrange(len(hand))
+            hand[k], pile[i] = pile[i], hand[k]
+
+    # ------------------------------------------------------------ text
+    def render(self, seat: int | None = None) -> str:
+        s = self.state
+        cfg = self.config
+        lines = [f"{self.variant}  turn {self.turn}" + ("  (game over)" if self.game_over else "")]
+        suit = SUITS[s.suit] if s.suit >= 0 else "-"
+        flags = [name for name, on in (("three live", s.three_live), ("locked", s.locked),
+                                        ("anything goes", s.free)) if on]
+        lines.append(
+            f"top {card_text(s.top)}  suit {suit}  stock {len(s.stock)}  drop {len(s.discard)}  "
+            f"direction {'clockwise' if s.direction == 1 else 'counter-clockwise'}"
+            + "".join(f"  [{f}]" for f in flags))
+        gj = card_text(self.guarantee)
+        mode = (f"  mode on player {s.victim} until the piles hold {self.threshold}"
+                if s.victim >= 0 else "")
+        lines.append(f"guarantee joker {gj}{' (spent)' if s.combo_used else ''}{mode}  "
+                     f"run {s.run_length}x{s.run_number}")
+        if not self.game_over:
+            lines.append(f"phase {PHASES[s.phase]}  turn of player {s.actor}"
+                         + (f"  (player {s.current} acts)" if s.current != s.actor else "")
+                         + ("  drops again" if s.extra else ""))
+        for p in range(self.num_players):
+            mark = ">" if p == self.current_player else " "
+            cards = sorted(s.hands[p], key=sort_key)
+            shown = cards_text(cards) if seat is None or seat == p else f"{len(cards)} cards"
+            team = f"  [team {self.team_of[p]}]" if cfg.teams else ""
+            lines.append(f"{mark} player {p}: {shown}{team}")
+        if self.game_over:
+            lines.append("winners: " + ", ".join(f"player {w}" for w in self.winners)
+                         if self.winners else "truncated")
+        elif seat is None or seat == self.current_player:
+            lines.append("legal: " + ", ".join(self.legal_texts()))
+        return "\n".join(lines)
