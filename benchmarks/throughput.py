@@ -40,6 +40,7 @@ TARGETS = {
     "aec_vs_rlcard_uno": 2.0,
     "aec_decisions_per_s": 50_000.0,
     "engine_vs_openspiel": 1.0,
+    "baby_aec_4p_decisions_per_s": 20_000.0,
 }
 
 # A play function plays one game from a seed and returns
@@ -244,6 +245,8 @@ MEASUREMENTS: dict[str, tuple[str, str, Callable[..., dict[str, Any]], dict[str,
     "engine_2p": ("eights engine crazy_eights (raw)", "2", bench_engine, {}),
     "aec_2p": ("eights AEC crazy_eights_v0", "2", bench_aec, {}),
     "aec_4p": ("eights AEC crazy_eights_v0", "4", bench_aec, {"num_players": 4}),
+    "baby_aec_4p": ("eights AEC baby_eating_eights_v0", "4", bench_aec,
+                    {"env_name": "baby_eating_eights_v0", "num_players": 4}),
     "livery_aec_2p": ("eights AEC livery_eights_v0", "2", bench_aec,
                       {"env_name": "livery_eights_v0"}),
     "openspiel_2p": ("OpenSpiel crazy_eights + obs tensor", "2", bench_openspiel, {}),
@@ -282,6 +285,7 @@ def ratios(results: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         "aec_vs_rlcard_uno": aec / uno if aec and uno else None,
         "aec_decisions_per_s": aec,
         "engine_vs_openspiel": engine / ospiel if engine and ospiel else None,
+        "baby_aec_4p_decisions_per_s": rate("baby_aec_4p"),
     }
     out = {}
     for name, value in values.items():
@@ -370,6 +374,7 @@ def report(results: dict[str, dict[str, Any]], checks: dict[str, dict[str, Any]]
     labels = {
         "aec_vs_rlcard_uno": ("our AEC env loop (2p) / RLCard uno", 2),
         "aec_decisions_per_s": ("our AEC env loop (2p), decisions/s", 0),
+        "baby_aec_4p_decisions_per_s": ("baby_eating_eights AEC loop (4p), decisions/s", 0),
         "engine_vs_openspiel": ("our raw engine / OpenSpiel + obs (2p)", 2),
     }
     for name, check in checks.items():

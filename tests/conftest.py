@@ -18,7 +18,7 @@ def available_variants() -> list[str]:
 
 
 #: (variant, config) pairs swept by property and env tests
-MAX_PLAYERS = {"crazy_eights": 8, "livery_eights": 8}
+MAX_PLAYERS = {"crazy_eights": 8, "livery_eights": 8, "baby_eating_eights": 17}
 CONFIGS = [
     ("crazy_eights", {"num_players": 2}),
     ("crazy_eights", {"num_players": 4}),
@@ -29,6 +29,10 @@ CONFIGS = [
     ("livery_eights", {"num_players": 4}),
     ("livery_eights", {"num_players": 8}),
     ("livery_eights", {"num_players": 3, "match": True}),
+    ("baby_eating_eights", {"num_players": 2}),
+    ("baby_eating_eights", {"num_players": 4}),
+    ("baby_eating_eights", {"num_players": 7}),
+    ("baby_eating_eights", {"num_players": 4, "teams": 2}),
 ]
 
 

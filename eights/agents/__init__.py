@@ -22,7 +22,7 @@ from .random_agent import RandomAgent
 AGENT_KINDS: dict[str, Callable[[str, str, int | None], Agent]] = {
     "random": lambda variant, arg, seed: RandomAgent(seed),
     "greedy": lambda variant, arg, seed: GreedyAgent(seed),
-    "heuristic": lambda variant, arg, seed: PileHeuristic(seed),
+    "heuristic": lambda variant, arg, seed: _heuristic(variant, seed),
     "ismcts": lambda variant, arg, seed: ismcts_from_spec(arg, seed),
     "policy": lambda variant, arg, seed: PolicyAgent(variant, arg, seed),
     # external bots; "ws://host:port" partitions into kind "ws" and arg "//host:port"
@@ -30,6 +30,20 @@ AGENT_KINDS: dict[str, Callable[[str, str, int | None], Agent]] = {
     "ws": lambda variant, arg, seed: _external(f"ws:{arg}", seed),
     "wss": lambda variant, arg, seed: _external(f"wss:{arg}", seed),
 }
+
+
+#: variants with a heuristic of their own ("module:class"); the others use PileHeuristic
+HEURISTICS = {"baby_eating_eights": "eights.agents.baby_heuristic:BabyEatingHeuristic"}
+
+
+def _heuristic(variant: str, seed: int | None) -> Agent:
+    """The variant's own heuristic where it has one, else the single-pile heuristic."""
+    if variant not in HEURISTICS:
+        return PileHeuristic(seed)
+    from importlib import import_module
+
+    module, name = HEURISTICS[variant].split(":")
+    return getattr(import_module(module), name)(seed)
 
 
 def _external(spec: str, seed: int | None) -> Agent:

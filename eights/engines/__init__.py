@@ -16,6 +16,7 @@ from .base import Engine, Event, GameRecord, IllegalActionError, PlayerView
 VARIANTS: dict[str, str] = {
     "crazy_eights": "eights.engines.crazy_eights:CrazyEightsGame",
     "livery_eights": "eights.engines.livery_eights:LiveryEightsGame",
+    "baby_eating_eights": "eights.engines.baby_eating_eights:BabyEatingEightsGame",
 }
 
 

@@ -14,6 +14,7 @@ from ..config import ConfigError
 ENV_MODULES = {
     "crazy_eights": "eights.envs.crazy_eights_v0",
     "livery_eights": "eights.envs.livery_eights_v0",
+    "baby_eating_eights": "eights.envs.baby_eating_eights_v0",
 }
 
 

@@ -22,18 +22,21 @@ _PENDING_SCALE = 20.0
 class PileEncoder:
     """Encodes a pile variant's :class:`PileView` into a float32 vector."""
 
-    def __init__(self, config: PileConfig, score_scale: float):
+    def __init__(self, config: PileConfig, score_scale: float, *, cards: int = NUM_STANDARD,
+                 phases: tuple[str, ...] = PHASE_NAMES, total_cards: int | None = None):
         n = config.num_players
         self.num_decks = config.num_decks
-        self.total_cards = 52 * config.num_decks
+        self.cards = cards
+        self.phases = phases
+        self.total_cards = total_cards or 52 * config.num_decks
         self.score_scale = float(score_scale)
         parts = [
-            ("hand", NUM_STANDARD, "copies of each card in the observer's hand / num_decks"),
-            ("top", NUM_STANDARD, "one-hot: the top card of the discard pile"),
+            ("hand", cards, "copies of each card in the observer's hand / num_decks"),
+            ("top", cards, "one-hot: the top card of the discard pile"),
             ("suit", 4, "one-hot: the suit to follow (C, D, H, S), an 8's choice included"),
-            ("phase", len(PHASE_NAMES), "one-hot: " + ", ".join(PHASE_NAMES)),
-            ("drawn", NUM_STANDARD, "one-hot: the card the observer just drew, while deciding "
-                                    "whether to play it"),
+            ("phase", len(phases), "one-hot: " + ", ".join(phases)),
+            ("drawn", cards, "one-hot: the card the observer just drew, while deciding "
+                             "whether to play it"),
             ("pending", 1, f"cards the player to act must pick up (stacked 2s) / "
                            f"{_PENDING_SCALE:g}, at most 1"),
             ("direction", 1, "1 clockwise, 0 reversed"),
@@ -45,9 +48,10 @@ class PileEncoder:
             ("drew_rank", 13 * (n - 1), "per opponent (13 each), one-hot: the top card's rank "
                                         "then (A first)"),
             ("stock", 1, "stock size / total cards"),
-            ("discards", NUM_STANDARD, "copies of each card in the discard pile / num_decks"),
+            ("discards", cards, "copies of each card in the discard pile / num_decks"),
             ("scores", n, f"match scores / {score_scale:g}, at most 1, observer first"),
         ]
+        parts += self.extra_parts(config)
         self.parts = parts
         self.offsets: dict[str, int] = {}
         pos = 0
@@ -55,6 +59,13 @@ class PileEncoder:
             self.offsets[name] = pos
             pos += width
         self.size = pos
+
+    def extra_parts(self, config: PileConfig) -> list[tuple[str, int, str]]:
+        """A variant's own features after the shared ones (name, width, meaning)."""
+        return []
+
+    def encode_extra(self, view: PileView, out: np.ndarray) -> None:
+        """Write :meth:`extra_parts` into ``out``; nothing for the shared layout."""
 
     def table(self) -> str:
         rows = ["| index | feature | meaning |", "| --- | --- | --- |"]
@@ -76,11 +87,13 @@ class PileEncoder:
         total = self.total_cards
         n = len(view.hand_sizes)
         seat = view.seat
-        idx = [o["top"] + view.top, o["suit"] + view.active_suit,
-               o["phase"] + PHASE_NAMES.index(view.phase), o["pending"], o["direction"],
-               o["stock"]]
-        val = [1.0, 1.0, 1.0, min(view.pending_draw / _PENDING_SCALE, 1.0),
+        idx = [o["top"] + view.top, o["phase"] + self.phases.index(view.phase), o["pending"],
+               o["direction"], o["stock"]]
+        val = [1.0, 1.0, min(view.pending_draw / _PENDING_SCALE, 1.0),
                1.0 if view.direction == 1 else 0.0, view.stock_size / total]
+        if view.active_suit >= 0:  # none while anything may be played
+            idx.append(o["suit"] + view.active_suit)
+            val.append(1.0)
         if view.drawn_card >= 0:
             idx.append(o["drawn"] + view.drawn_card)
             val.append(1.0)
@@ -100,8 +113,9 @@ class PileEncoder:
                 val.append(sizes[other] / total)
                 if drew_suit[other] >= 0:
                     idx.append(ds + 4 * (k - 1) + drew_suit[other])
-                    idx.append(dr + 13 * (k - 1) + drew_rank[other] - 1)
                     val.append(1.0)
+                if drew_rank[other] >= 1:  # a joker on top has no rank
+                    idx.append(dr + 13 * (k - 1) + drew_rank[other] - 1)
                     val.append(1.0)
             idx.append(sc + k)
             val.append(min(scores[other] / scale, 1.0))
@@ -115,8 +129,9 @@ class PileEncoder:
                 prev = c
         out = np.zeros(self.size, dtype=np.float32)
         out[idx] = val
-        d = o["discards"]
-        out[d:d + NUM_STANDARD] = view.discard_counts[:NUM_STANDARD]
+        d, cards = o["discards"], self.cards
+        out[d:d + cards] = view.discard_counts[:cards]
         if self.num_decks != 1:
-            out[d:d + NUM_STANDARD] *= inv_decks
+            out[d:d + cards] *= inv_decks
+        self.encode_extra(view, out)
         return out

@@ -21,16 +21,17 @@ from eights.engines.pile import AFTER_DRAW, CALL_LAST_CARD, CHALLENGE, PileEngin
 from tests.conftest import available_variants
 
 SETUPS = [
-    (variant, {"num_players": n, "match": match})
+    (variant, {"num_players": n, **({"match": match} if "match" in
+                                     engine_class(variant).Config.options() else {})})
     for variant in available_variants()
     for n in (2, 4)
-    for match in (False, True)
+    for match in ((False, True) if "match" in engine_class(variant).Config.options() else (False,))
 ]
 
 
 def setup_id(setup: tuple[str, dict]) -> str:
     variant, config = setup
-    return f"{variant}-{config['num_players']}p" + ("-match" if config["match"] else "")
+    return f"{variant}-{config['num_players']}p" + ("-match" if config.get("match") else "")
 
 
 def all_cards(game: PileEngine) -> Counter:
