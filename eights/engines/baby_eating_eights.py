@@ -165,6 +165,11 @@ class BabyEatingEightsConfig(GameConfig):
                   "(False: the turn just ends)")
     six_nine_four_in_a_row: bool = option(
         True, doc="Sixes and Nines count as one number for Four in a Row")
+    two_player_king: str = option(
+        "again", doc="a King of Spades, Clubs or Diamonds with two players: 'again' skips the "
+                     "opponent (the King's player plays again); 'literal' skips the opponent "
+                     "and then the King's player, so the opponent plays next",
+        choices=("again", "literal"))
     reward: str = option("win_loss", doc="end-of-game rewards: +1/-1, or by cards left",
                          choices=("win_loss", "score"))
     max_turns: int = option(3000, doc="applied actions after which the game is truncated",
@@ -646,6 +651,8 @@ class BabyEatingEightsGame(PileEngine):
             k = 1
             while team[self.next_seat(p, k)] != team[p]:
                 k += 1
+        elif self.num_players == 2 and self.config.two_player_king == "again":
+            k = 2
         else:
             k = 3
         for j in range(1, k):

@@ -17,7 +17,7 @@ Hearts may be held back); if you cannot, you draw until you can. Rules:
 | Actions | Discrete(131) |
 | Observations | Dict(`observation`: Box(0, 1, (271 + 24n,), float32), `action_mask`: Box(0, 1, (131,), int8)) |
 | Rewards | +1 winners (a whole team wins together), -1 others; `reward="score"`: by cards left |
-| Options | `num_players` (2-8, 2-17 expanded), `deck_type` (auto), `hand_size` (6), `teams` (0), `guarantee_joker` (RJ), `guarantee_cards_per_player` (3), `combo_replaces_draw_four`, `three_cancels_king_of_hearts`, `ten_again_draws`, `six_nine_four_in_a_row`, `reward`, `max_turns` (3000) |
+| Options | `num_players` (2-8, 2-17 expanded), `deck_type` (auto), `hand_size` (6), `teams` (0), `guarantee_joker` (RJ), `guarantee_cards_per_player` (3), `combo_replaces_draw_four`, `three_cancels_king_of_hearts`, `ten_again_draws`, `six_nine_four_in_a_row`, `two_player_king` (again), `reward`, `max_turns` (3000) |
 
 ## Action space
 

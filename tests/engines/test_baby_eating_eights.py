@@ -594,7 +594,7 @@ def test_going_out_in_the_jack_round_ends_the_game_at_once():
 
 
 @pytest.mark.parametrize(("players", "teams", "skipped", "next_up"), [
-    (4, 0, [1, 2], 3), (3, 0, [1, 2], 0), (2, 0, [1, 0], 1),
+    (4, 0, [1, 2], 3), (3, 0, [1, 2], 0), (2, 0, [1], 0),
     (4, 2, [1], 2), (6, 2, [1], 2), (6, 3, [1, 2], 3),
 ])
 def test_kings_skip_two_or_to_the_ally(players, teams, skipped, next_up):
@@ -610,6 +610,17 @@ def test_kings_skip_two_or_to_the_ally(players, teams, skipped, next_up):
         ("skip", p, "", -1) for p in skipped]
     assert (game.current_player, game.state.actor) == (next_up, next_up)
     assert len(game.legal_actions()) == 2
+
+
+def test_the_literal_two_player_king_skips_both_seats():
+    """Pins docs/rules/baby_eating_eights.md #18: ``two_player_king="literal"`` skips the
+    opponent and then the King's player, so the opponent plays next."""
+    h = ["KS 10S 3S 6C 7C AC", "2D 3D 4D 5D 2S 4S"]
+    game = new_game(h, "9S", two_player_king="literal")
+    start = step(game, "play KS")
+    assert events_from(game, start) == [("play", 0, "KS", -1), ("skip", 1, "", -1),
+                                        ("skip", 0, "", -1)]
+    assert game.current_player == 1
 
 
 def test_king_of_hearts_redeals_every_other_card():
@@ -791,7 +802,8 @@ def test_the_combo_happens_once_until_a_king_of_hearts():
 
 def test_king_of_hearts_ends_the_mode_and_resets_the_guarantee_joker():
     """Pins docs/rules/baby_eating_eights.md #18, #22."""
-    game = new_game(COMBO_HANDS, "5C", "2H 3H 4H 5H", guarantee_cards_per_player=10)
+    game = new_game(COMBO_HANDS, "5C", "2H 3H 4H 5H", guarantee_cards_per_player=10,
+                    two_player_king="literal")
     step(game, "play BJ", "suit H", "play RJ", "suit S")
     assert game.state.victim == 0 and game.state.combo_used
     start = step(game, "play 9S", "play KS")
@@ -948,6 +960,7 @@ def test_config_defaults():
         num_players=2, deck_type="auto", hand_size=6, teams=0, guarantee_joker="RJ",
         guarantee_cards_per_player=3, combo_replaces_draw_four=False,
         three_cancels_king_of_hearts=True, ten_again_draws=True, six_nine_four_in_a_row=True,
+        two_player_king="again",
         reward="win_loss", max_turns=3000)
     assert "deck_type" in BabyEatingEightsConfig.describe()
 
