@@ -17,6 +17,7 @@ import pytest
 
 from eights.engines.baby_eating_eights import BabyEatingEightsGame
 from eights.engines.base import GameRecord
+from tests.test_properties import shuffle_hidden
 
 G = BabyEatingEightsGame
 GAMES = 1000
@@ -120,22 +121,6 @@ def test_random_games_conserve_cards_end_and_replay(config: dict) -> None:
     assert ended + truncated == GAMES
     assert ended > 0.95 * GAMES, f"only {ended} of {GAMES} games ended"
     assert redeals > 50 and fours > 50 and combos > 0
-
-
-def shuffle_hidden(game: G, seat: int, rng: random.Random) -> None:
-    """Deal the cards hidden from ``seat`` (other hands, the draw pile) anew, sizes kept."""
-    s = game.state
-    others = [p for p in range(game.num_players) if p != seat]
-    pool = list(s.stock)
-    for p in others:
-        pool += s.hands[p]
-    rng.shuffle(pool)
-    pos = 0
-    for p in others:
-        k = len(s.hands[p])
-        s.hands[p] = pool[pos:pos + k]
-        pos += k
-    s.stock = pool[pos:]
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
