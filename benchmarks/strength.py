@@ -1,12 +1,19 @@
-"""Strength figures: head-to-head win rates of agents, two players, duplicate deals.
+"""Strength figures: head-to-head win rates of agents, duplicate deals; or one against a table.
 
     .venv/bin/python benchmarks/strength.py --games 2000
     .venv/bin/python benchmarks/strength.py --agents policy,heuristic,random --variants crazy_eights
+    .venv/bin/python benchmarks/strength.py --players 4 --variants baby_eating_eights \
+        --agents policy,heuristic,random --games 2000
 
 Each pairing plays ``--games`` games through the tournament system: every
 deal twice with the seats swapped, so both agents hold both hands. Prints
 win rates with 95% Wilson intervals per variant (a truncated game counts
 half to each side).
+
+With ``--players N`` above 2, each agent instead sits alone against N - 1
+copies of each other agent, its seat rotating game by game, on deals from
+seed 1,000,000 on (away from the seeds training evaluates on); a random
+seat's share is 1/N.
 """
 
 from __future__ import annotations
@@ -34,8 +41,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--agents", default="random,greedy,heuristic")
     parser.add_argument("--variants", default=",".join(VARIANTS))
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (the deals)")
+    parser.add_argument("--players", type=int, default=2,
+                        help="table size; above 2, one agent against copies of another")
     args = parser.parse_args(argv)
     console = Console()
+    if args.players > 2:
+        return against_tables(console, args)
     for variant in args.variants.split(","):
         result = measure(variant, split_specs(args.agents), args.games, args.seed)
         table = Table(title=f"{variant}: {args.games} two-player games per pairing, "
@@ -45,6 +56,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         for p in result.pairs:
             table.add_row(p.agent, p.opponent, str(p.games), f"{p.rate:.1%}",
                           f"{p.rate_low:.1%}-{p.rate_high:.1%}")
+        console.print(table)
+    return 0
+
+
+def against_tables(console: Console, args: argparse.Namespace) -> int:
+    from eights.agents import make_agent
+    from eights.training.evaluate import evaluate
+
+    specs = split_specs(args.agents)
+    for variant in args.variants.split(","):
+        table = Table(title=f"{variant}: one agent against {args.players - 1} copies of another, "
+                            f"{args.games} games each (a random seat's share: "
+                            f"{1 / args.players:.0%})")
+        for col in ("agent", "opponents", "games", "win rate", "95% CI"):
+            table.add_column(col)
+        for spec in specs:
+            for other in specs:
+                if other == spec:
+                    continue
+                agent = make_agent(spec, variant, seed=0)
+                result = evaluate(agent, other, variant, args.games, seed=1_000_000,
+                                  num_players=args.players)
+                lo, hi = result.interval()
+                table.add_row(spec, f"{args.players - 1} x {other}", str(result.games),
+                              f"{result.win_rate:.1%}", f"{lo:.1%}-{hi:.1%}")
         console.print(table)
     return 0
 

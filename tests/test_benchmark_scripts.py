@@ -30,3 +30,9 @@ def test_tournament_throughput_runs_serial_and_processes(capsys):
     assert load("tournament").main(["--games", "20", "--workers", "2"]) == 0
     out = capsys.readouterr().out
     assert "games/s" in out and "process" in out
+
+
+def test_strength_against_tables_of_copies(capsys):
+    assert load("strength").main(["--games", "8", "--agents", "random,heuristic", "--players",
+                                  "4", "--variants", "baby_eating_eights"]) == 0
+    assert "3 x heuristic" in capsys.readouterr().out
