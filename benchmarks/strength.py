@@ -12,7 +12,8 @@ half to each side).
 
 With ``--players N`` above 2, each agent instead sits alone against N - 1
 copies of each other agent, its seat rotating game by game, on deals from
-seed 1,000,000 on (away from the seeds training evaluates on); a random
+seed 5,000,000 + ``--seed`` on (training evaluates its checkpoints, and picks
+``best.zip``, on the deals from 1,000,000, so these are fresh); a random
 seat's share is 1/N.
 """
 
@@ -28,6 +29,10 @@ from rich.table import Table
 from eights.agents import split_specs
 from eights.engines import VARIANTS
 from eights.tournament import Tournament, TournamentResult, run_tournament
+
+#: first deal of the ``--players`` tables: far past the deals training evaluates on
+#: (``eights.training.monitor.EVAL_SEED`` = 1,000,000 and on)
+TABLE_SEED = 5_000_000
 
 
 def measure(variant: str, specs: Sequence[str], games: int, seed: int = 0) -> TournamentResult:
@@ -76,7 +81,7 @@ def against_tables(console: Console, args: argparse.Namespace) -> int:
                 if other == spec:
                     continue
                 agent = make_agent(spec, variant, seed=0)
-                result = evaluate(agent, other, variant, args.games, seed=1_000_000,
+                result = evaluate(agent, other, variant, args.games, seed=TABLE_SEED + args.seed,
                                   num_players=args.players)
                 lo, hi = result.interval()
                 table.add_row(spec, f"{args.players - 1} x {other}", str(result.games),

@@ -11,20 +11,23 @@ from pettingzoo.test import api_test, seed_test
 from eights import IllegalActionError
 from eights.envs import env_module
 from eights.envs.base import EightsEnv
-from tests.conftest import MAX_PLAYERS, available_variants
+from tests.conftest import MAX_PLAYERS, available_variants, config_id, configs
 
 VARIANTS = available_variants()
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("players", ["2", "4", "max"])
-def test_pettingzoo_api_and_seed(variant: str, players: str) -> None:
-    n = MAX_PLAYERS[variant] if players == "max" else int(players)
+#: every swept config (2, 4 and more players, teams, matches) and each variant's largest table
+API_CASES = configs() + [(v, {"num_players": MAX_PLAYERS[v]}) for v in VARIANTS]
+
+
+@pytest.mark.parametrize("case", API_CASES, ids=config_id)
+def test_pettingzoo_api_and_seed(case: tuple[str, dict]) -> None:
+    variant, config = case
     module = env_module(variant)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        api_test(module.env(num_players=n), num_cycles=200)
-        seed_test(lambda: module.env(num_players=n), num_cycles=200)
+        api_test(module.env(**config), num_cycles=200)
+        seed_test(lambda: module.env(**config), num_cycles=200)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
