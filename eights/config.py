@@ -78,6 +78,14 @@ class GameConfig:
     def check(self) -> None:
         """Checks across options; variants override and raise :class:`ConfigError`."""
 
+    def team_of(self) -> tuple[int, ...]:
+        """Each seat's team: allies share a number and win together.
+
+        Every seat is its own team unless a variant's config seats teams; tournaments read
+        it to seat one agent per team, so team play compares agents, not mixed pairs.
+        """
+        return tuple(range(self.num_players))
+
     @classmethod
     def options(cls) -> dict[str, dataclasses.Field]:
         return {f.name: f for f in dataclasses.fields(cls)}

@@ -210,6 +210,11 @@ class BabyEatingEightsConfig(GameConfig):
                 f"{self.variant}: teams={self.teams} is not allowed with num_players={n}; "
                 f"teams need at least 4 players (two teams of two), so teams must be 0")
 
+    def team_of(self) -> tuple[int, ...]:
+        """Seat ``s`` is in team ``s % teams``: allies sit as far apart as the table allows."""
+        n = self.num_players
+        return tuple(p % self.teams for p in range(n)) if self.teams else tuple(range(n))
+
 
 @dataclasses.dataclass(slots=True)
 class BabyEatingState(PileState):
@@ -339,7 +344,7 @@ class BabyEatingEightsGame(PileEngine):
                first_player: int | None) -> None:
         cfg = self.config
         n = cfg.num_players
-        self.team_of = tuple(p % cfg.teams for p in range(n)) if cfg.teams else tuple(range(n))
+        self.team_of = cfg.team_of()
         self.guarantee = RED_JOKER if cfg.guarantee_joker == "RJ" else BLACK_JOKER
         self.other_joker = BLACK_JOKER + RED_JOKER - self.guarantee
         self.threshold = cfg.guarantee_cards_per_player * n

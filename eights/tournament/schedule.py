@@ -15,6 +15,13 @@ multiset with at least two different agents.
 rotations, or all permutations with ``seating="permute"``), so every agent
 spends the same number of games in every seat and plays first equally often.
 
+**Teams.** In team play (a config whose ``team_of()`` groups seats, such as
+Baby-Eating Eights with ``teams=2``) a table's members are the teams: each
+agent plays every seat of one team, so a 4-player two-team table is one
+agent's pair against another's, and the seatings rotate which team each
+agent holds. Without teams every seat is its own team and this is the rule
+above.
+
 **Duplicate deals.** With ``duplicate=True`` (the default) one deal, the
 same shuffled deck and first seat, is played once per seating: the agents
 swap hands and positions, and the luck of the deal cancels out. All tables
@@ -99,17 +106,26 @@ class Tournament:
         return engine_class(self.variant).Config.from_options(
             num_players=self.num_players, **self.options)
 
+    def team_of(self) -> tuple[int, ...]:
+        """Each seat's team (each seat its own team without team play)."""
+        return self.config().team_of()
+
+    @property
+    def sides(self) -> int:
+        """Members of a table: one agent per team (per seat without team play)."""
+        return len(set(self.team_of()))
+
     def tables(self) -> list[tuple[str, ...]]:
-        """The agents of each table, before seating."""
-        n = self.num_players
+        """The agents of each table (one per team), before seating."""
+        n = self.sides
         if len(self.agents) >= n:
             return list(itertools.combinations(self.agents, n))
         return [t for t in itertools.combinations_with_replacement(self.agents, n)
                 if len(set(t)) > 1]
 
     def seatings(self) -> list[tuple[int, ...]]:
-        """Each seating maps seat ``k`` to the table member ``seating[k]``."""
-        n = self.num_players
+        """Each seating maps team ``k`` (seat ``k`` without teams) to the member ``seating[k]``."""
+        n = self.sides
         if self.seating == "permute":
             return list(itertools.permutations(range(n)))
         return [tuple((k + r) % n for k in range(n)) for r in range(n)]
@@ -130,7 +146,7 @@ class Tournament:
 
     def schedule(self) -> list[ScheduledGame]:
         """Every game, numbered round by round so a partial run covers every table."""
-        tables, seatings = self.tables(), self.seatings()
+        tables, seatings, team = self.tables(), self.seatings(), self.team_of()
         games: list[ScheduledGame] = []
         for rnd in range(self.rounds):
             for t, table in enumerate(tables):
@@ -139,7 +155,7 @@ class Tournament:
                     index = len(games)
                     games.append(ScheduledGame(
                         index=index, table=t, deal=deal, seating=s,
-                        seats=tuple(table[m] for m in seating),
+                        seats=tuple(table[seating[team[k]]] for k in range(self.num_players)),
                         deal_seed=derive_seed(self.seed, "deal", deal),
                         agent_seeds=tuple(derive_seed(self.seed, "agent", index, k)
                                           for k in range(self.num_players)),
@@ -162,8 +178,9 @@ class Tournament:
     def describe(self) -> str:
         deals = "duplicate deals" if self.duplicate else "fresh deals"
         seats = "rotated" if self.seating == "rotate" else "permuted"
-        return (f"{self.variant}, {self.num_players} players, {len(self.tables())} tables x "
-                f"{self.games_per_table} games ({seats} seats, {deals})")
+        teams = f" in {self.sides} teams" if self.sides < self.num_players else ""
+        return (f"{self.variant}, {self.num_players} players{teams}, {len(self.tables())} "
+                f"tables x {self.games_per_table} games ({seats} seats, {deals})")
 
 
 def agent_files(tournament: Tournament) -> dict[str, str]:

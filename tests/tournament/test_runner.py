@@ -155,3 +155,15 @@ def test_a_forfeit_loses_that_game_and_the_tournament_goes_on(tmp_path, monkeypa
         assert forfeit == seat
         assert sorted(json.loads(winners)) == [p for p in range(3) if p != seat]
         assert json.loads(ranks)[seat] == 2
+
+
+def test_a_team_tournament_scores_each_team_as_one_agent(tmp_path):
+    t = Tournament("baby_eating_eights", ("heuristic", "random"), num_players=4, games=40,
+                   seed=3, options={"teams": 2})
+    result = run_tournament(t, tmp_path / "teams", report=False)
+    by_agent = {s.agent: s for s in result.standings}
+    # every game has one winning team: the two agents' wins add up to the games played
+    ended = [g for g in outcome(tmp_path / "teams") if json.loads(g[3])]
+    assert by_agent["heuristic"].wins + by_agent["random"].wins == len(ended)
+    assert by_agent["heuristic"].wins > by_agent["random"].wins
+    assert result.standings[0].agent == "heuristic"

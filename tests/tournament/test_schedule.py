@@ -41,6 +41,39 @@ def test_tables_are_pairs_or_seat_combinations():
         ("a", "a", "b"), ("a", "b", "b")]
 
 
+@pytest.mark.parametrize("agents, players, teams", [
+    (("a", "b"), 4, 2),
+    (("a", "b", "c"), 4, 2),
+    (("a", "b", "c"), 6, 3),
+    (("a", "b"), 6, 3),
+])
+def test_team_play_seats_one_agent_per_team(agents, players, teams):
+    t = Tournament("baby_eating_eights", agents, num_players=players, games=5,
+                   options={"teams": teams})
+    team = t.team_of()
+    assert t.sides == teams and t.tables()
+    for g in t.schedule():
+        by_team = {team[k]: set() for k in range(players)}
+        for k, agent in enumerate(g.seats):
+            by_team[team[k]].add(agent)
+        assert all(len(members) == 1 for members in by_team.values()), g.seats
+        assert len(set(g.seats)) > 1
+    counts = seat_counts(t)  # every agent holds every seat equally often
+    assert set(counts) == {(a, s) for a in agents for s in range(players)}
+    assert len(set(counts.values())) == 1, counts
+    assert "in %d teams" % teams in t.describe()
+
+
+def test_a_team_table_is_one_agents_pair_against_anothers():
+    t = Tournament("baby_eating_eights", ("a", "b"), num_players=4, games=2,
+                   options={"teams": 2})
+    assert [g.seats for g in t.schedule()] == [("a", "b", "a", "b"), ("b", "a", "b", "a")]
+    # without teams the same table size mixes the agents' seats
+    plain = Tournament("baby_eating_eights", ("a", "b"), num_players=4, games=4)
+    assert t.team_of() == (0, 1, 0, 1) and plain.team_of() == (0, 1, 2, 3)
+    assert ("a", "a", "b", "b") in {g.seats for g in plain.schedule()}
+
+
 def test_duplicate_deals_replay_the_same_cards_with_seats_permuted():
     t = Tournament("crazy_eights", ("random", "greedy", "heuristic"), num_players=3, games=6)
     player = TablePlayer(t)  # one engine reused across games, as in a real run
