@@ -55,7 +55,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from ..cards import (
     BLACK_JOKER,
@@ -126,6 +126,66 @@ def _had_to_play(c: int, suit: int, rank: int, locked: bool) -> bool:
     if locked:
         return RANK[c] == rank
     return NUMBER[c] == (6 if rank in (6, 9) else rank)
+
+
+class SeatKnowledge(NamedTuple):
+    """What a seat's own history proves about the other hands (for determinization).
+
+    ``placed``: (card, seat) pairs, a card this seat saw go into that seat's hand (its
+    own ``give``: a Seven's swap, a blind draw out of its hand in the Guarantee Joker's
+    mode) and not seen to leave it since. ``jackless``: seats that emptied their hands of
+    Jacks in a Jack round (dropped them all, or had none) and have not been given a card
+    since. A King of Hearts' redeal forgets both. A hidden card leaving a hand (a Seven
+    or a blind draw between other seats) forgets what was placed in that hand, since the
+    card taken may be it.
+    """
+
+    placed: tuple[tuple[int, int], ...]
+    jackless: frozenset[int]
+
+
+#: the last view read by :func:`seat_knowledge`: a search determinizes one view many times
+_knowledge_cache: list = [None, None]
+
+
+def seat_knowledge(view: PileView) -> SeatKnowledge:
+    """Read :class:`SeatKnowledge` from ``view``'s history (cached for the last view)."""
+    if _knowledge_cache[0] is view:
+        return _knowledge_cache[1]
+    seat = view.seat
+    placed: list[tuple[int, int]] = []
+    jackless: set[int] = set()
+    in_round = False
+    for kind, player, c, arg in view.history():
+        if kind == "give":
+            if player == seat:
+                placed.append((c, arg))
+            elif arg != seat:  # a card we cannot see left `player`: it may be one we placed
+                placed = [(k, q) for k, q in placed if q != player]
+        elif kind == "take":
+            jackless.discard(player)
+            if player == seat and (c, arg) in placed:  # we took back a card we had placed
+                placed.remove((c, arg))
+        elif kind in ("play", "bottom"):
+            if (c, player) in placed:
+                placed.remove((c, player))
+            if in_round and kind == "play":
+                jackless.add(player)
+        elif kind == "draw":
+            jackless.discard(player)
+        elif kind == "no_jacks":
+            jackless.add(player)
+        elif kind == "jack_round":
+            in_round = True
+        elif kind == "jack_round_over":
+            in_round = False
+        elif kind == "redeal":
+            placed, in_round = [], False
+            jackless.clear()
+    jackless.discard(seat)
+    result = SeatKnowledge(tuple(placed), frozenset(jackless))
+    _knowledge_cache[0], _knowledge_cache[1] = view, result
+    return result
 
 
 def deck_cards(expanded: bool) -> list[int]:
@@ -938,6 +998,35 @@ class BabyEatingEightsGame(PileEngine):
             combo_used=view.guarantee_spent, drew_lock=list(view.drew_on_lock),
         )
 
+    def _deal_hidden(self, view: BabyEatingView, rng: random.Random
+                     ) -> tuple[list[list[int]], list[int]]:
+        """The hidden cards dealt at random, within what the seat knows (:func:`seat_knowledge`).
+
+        Cards it saw go into a hand are put back there; seats known to hold no Jack are
+        dealt none; everything else is shuffled as in :meth:`PileEngine._deal_hidden`.
+        """
+        known = seat_knowledge(view)
+        pool = self._hidden_pool(view)
+        sizes, seat = view.hand_sizes, view.seat
+        hands: list[list[int]] = [[] for _ in sizes]
+        hands[seat] = list(view.hand)
+        for c, p in known.placed:
+            if p != seat and len(hands[p]) < sizes[p] and c in pool:
+                pool.remove(c)
+                hands[p].append(c)
+        rng.shuffle(pool)
+        for p in sorted(known.jackless):
+            need = sizes[p] - len(hands[p])
+            take = [i for i, c in enumerate(pool) if RANK[c] != JACK][:need]
+            for i in reversed(take):
+                hands[p].append(pool.pop(i))
+        for p, size in enumerate(sizes):
+            if p != seat and len(hands[p]) < size:
+                need = size - len(hands[p])
+                hands[p] += pool[:need]
+                del pool[:need]
+        return hands, pool
+
     def _respect_draws(self, view: BabyEatingView, rng: random.Random) -> None:
         """Swap out of each opponent's hand the cards it had to play when it drew or passed.
 
@@ -953,7 +1042,9 @@ class BabyEatingEightsGame(PileEngine):
                 continue
             rank, lock = view.drew_on_rank[p], view.drew_on_lock[p]
             hand, stock = s.hands[p], s.stock
-            free = [i for i, c in enumerate(stock) if not _had_to_play(c, suit, rank, lock)]
+            jackless = p in seat_knowledge(view).jackless
+            free = [i for i, c in enumerate(stock) if not _had_to_play(c, suit, rank, lock)
+                    and not (jackless and RANK[c] == JACK)]
             rng.shuffle(free)
             for k, c in enumerate(hand):
                 if _had_to_play(c, suit, rank, lock) and free:
@@ -971,9 +1062,11 @@ class BabyEatingEightsGame(PileEngine):
         places = [s.stock] + [s.hands[q] for q in range(self.num_players)
                               if q not in (view.seat, s.current)]
         found = [(pile, i) for pile in places for i, c in enumerate(pile) if RANK[c] == JACK]
-        if found:
+        placed = {c for c, q in seat_knowledge(view).placed if q == s.current}
+        spare = [k for k, c in enumerate(hand) if c not in placed]
+        if found and spare:
             pile, i = found[rng.randrange(len(found))]
-            k = rng.randrange(len(hand))
+            k = spare[rng.randrange(len(spare))]
             hand[k], pile[i] = pile[i], hand[k]
 
     # ------------------------------------------------------------ text

@@ -21,6 +21,7 @@ from eights.engines.baby_eating_eights import (
     NUM_ACTIONS,
     BabyEatingEightsConfig,
     BabyEatingEightsGame,
+    seat_knowledge,
 )
 from eights.engines.base import GameRecord, IllegalActionError
 
@@ -981,6 +982,34 @@ def test_illegal_actions_raise_and_leave_the_game_unchanged(action):
     with pytest.raises(IllegalActionError, match="legal: play KD, play 5H"):
         game.step(action)
     assert (game.render(), game.legal_actions(), len(game.events)) == before
+
+
+def test_determinize_keeps_the_card_a_seat_gave_and_the_jacks_nobody_holds():
+    """Pins docs/rules/baby_eating_eights.md #28: what a seat's own history proves about
+    other hands survives every determinization of its view."""
+    rng = random.Random(0)
+    game = new_game(["7S 6C 2C 3C 4C 5C", "8S 10S 2D 3D 4D 5D", "9H 10H 2H QH KH 3H"], "9S")
+    start = step(game, "play 7S", "target 2")
+    gave = [e.card for e in game.view(0).history()[start:] if e.kind == "give" and e.player == 0]
+    assert seat_knowledge(game.view(0)).placed == ((gave[0], 2),)
+    assert seat_knowledge(game.view(1)).placed == ()  # seat 1 saw neither card
+    for _ in range(50):
+        assert gave[0] in G.determinize(game.view(0), rng).state.hands[2]
+    # A Jack round: seat 1 drops both Jacks, seats 2, 3 and 0 have none; JD is in the stock.
+    game = new_game(["QD 2C 3C 4C 5C", "JC JS 2S 3S 4S", "AD 6C 7C 9C 10C", "JH 2D 3D 4D 5D"],
+                    "9D")  # seat 0's QD is forced: the engine plays it
+    step(game, "play JC")
+    assert table(game)["top"] == "JH" and game.current_player == 1
+    assert seat_knowledge(game.view(1)).jackless == {0, 2, 3}
+    jd = parse_cards("JD")[0]
+    for _ in range(50):
+        det = G.determinize(game.view(1), rng)
+        assert not any(jd in det.state.hands[q] for q in (0, 2, 3))
+    step(game, "draw")  # seat 1 cannot follow JH: it draws until it holds an Eight
+    assert "play 8D" in game.legal_texts()
+    start = step(game, "play 8D", "suit H")  # seat 2 has no heart: it draws, maybe a Jack
+    drew = {e[1] for e in events_from(game, start) if e[0] == "draw"}
+    assert 2 in drew and seat_knowledge(game.view(1)).jackless == {0, 2, 3} - drew
 
 
 def test_views_hold_only_what_the_seat_may_know():

@@ -15,7 +15,8 @@ from collections import Counter
 
 import pytest
 
-from eights.engines.baby_eating_eights import BabyEatingEightsGame
+from eights.cards import JACK, RANK
+from eights.engines.baby_eating_eights import BabyEatingEightsGame, SeatKnowledge, seat_knowledge
 from eights.engines.base import GameRecord
 from tests.test_properties import shuffle_hidden
 
@@ -203,6 +204,39 @@ def test_determinize_keeps_what_the_seat_knows(config: dict) -> None:
             game.step(legal[rng.randrange(len(legal))])
     assert checked > 500 and kept >= 0.97 * others
     assert phases["play"] and phases["choose suit"] and phases["four in a row"]
+
+
+def holds_what_it_knows(game: G, knowledge: SeatKnowledge) -> bool:
+    hands = game.state.hands
+    return (all(c in hands[p] for c, p in knowledge.placed)
+            and not any(RANK[c] == JACK for p in knowledge.jackless for c in hands[p]))
+
+
+@pytest.mark.parametrize("config", CONFIGS[:4], ids=config_id)
+def test_what_a_seat_knows_of_other_hands_is_true_and_determinize_keeps_it(config: dict) -> None:
+    """Cards a seat gave away and seats emptied of Jacks (docs #28): true in the real game,
+    and every determinization deals them so."""
+    rng = random.Random(11)
+    placed = jackless = kept = dealt = 0
+    for g in range(30):
+        game = G(seed=4000 + g, **config)
+        while not game.game_over:
+            for seat in range(game.num_players):
+                view = game.view(seat)
+                knowledge = seat_knowledge(view)
+                assert holds_what_it_knows(game, knowledge), (seat, knowledge, game.render())
+                placed += len(knowledge.placed)
+                jackless += len(knowledge.jackless)
+                if knowledge.placed or knowledge.jackless:
+                    det = G.determinize(view, rng, infer_from_draws=g % 2 == 1)
+                    # (a deal that leaves another seat a forced move plays it: then the
+                    # position has moved on, and a placed card may have been dropped)
+                    assert holds_what_it_knows(det, knowledge) or det.turn > view.turn
+                    kept += det.turn == view.turn
+                    dealt += 1
+            legal = game.legal_actions()
+            game.step(legal[rng.randrange(len(legal))])
+    assert placed > 50 and jackless > 50 and kept > 0.9 * dealt
 
 
 def test_a_determinized_game_plays_to_the_end() -> None:

@@ -61,7 +61,7 @@ def test_team_play_seats_one_agent_per_team(agents, players, teams):
     counts = seat_counts(t)  # every agent holds every seat equally often
     assert set(counts) == {(a, s) for a in agents for s in range(players)}
     assert len(set(counts.values())) == 1, counts
-    assert "in %d teams" % teams in t.describe()
+    assert f"in {teams} teams" in t.describe()
 
 
 def test_a_team_table_is_one_agents_pair_against_anothers():
