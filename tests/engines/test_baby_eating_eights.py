@@ -915,6 +915,16 @@ def test_going_out_wins_at_once_without_the_last_cards_effect(last):
     assert game.legal_actions() == () and game.current_player == -1
 
 
+def test_a_last_card_that_makes_four_in_a_row_just_wins():
+    """Pins docs/rules/baby_eating_eights.md #23: the game ends before the round starts."""
+    game = new_game(["JD JS", "JH 2C"], "JC")  # the starter is the first Jack of the run
+    start = step(game, "play JD")  # seat 1's JH and then seat 0's JS are forced
+    assert events_from(game, start) == [
+        ("play", 0, "JD", -1), ("play", 1, "JH", -1), ("play", 0, "JS", -1),
+        ("out", 0, "", -1), ("game_over", -1, "", 1)]
+    assert game.terminated and game.winners == (0,) and sizes(game) == [0, 1]
+
+
 def test_scores_are_cards_left_and_the_score_reward():
     """Pins docs/rules/baby_eating_eights.md #25."""
     assert G.low_score_wins
