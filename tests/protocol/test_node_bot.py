@@ -15,7 +15,7 @@ pytestmark = pytest.mark.skipif(shutil.which("node") is None,
                                 reason="node is not on PATH (the sample bot is a Node.js script)")
 
 
-@pytest.mark.parametrize("variant", ["crazy_eights", "livery_eights"])
+@pytest.mark.parametrize("variant", ["crazy_eights", "livery_eights", "baby_eating_eights"])
 def test_the_node_bot_plays_whole_games(variant: str, monkeypatch, caplog) -> None:
     monkeypatch.chdir(ROOT)
     bot = make_agent("exec:node examples/bots/random_bot.js 7", variant, seed=1)
