@@ -379,17 +379,17 @@ class BabyEatingEightsGame(PileEngine):
         "take": "{player} takes {card} from {target}.",
         "give": "{player} gives {card} to {target}.",
         "again": "{player} drops again after the Ten.",
-        "jack_round": "{player}'s Queen starts the Jack round.",
+        "jack_round": "The Queen from {player} starts the Jack round: everyone drops their Jacks.",
         "no_jacks": "{player} has no Jacks.",
         "jack_round_over": "The Jack round is over; {card} is on top.",
         "four_in_a_row": "Four in a row! Starting with {player}, everyone puts a card at the "
                          "bottom of the pile.",
         "bottom": "{player} puts {card} at the bottom of the pile.",
-        "redeal": "{player}'s King of Hearts: every other card is shuffled and {arg} are "
-                  "dealt to each player.",
+        "redeal": "The King of Hearts from {player}: every other card is shuffled and {arg} "
+                  "are dealt to each player.",
         "guarantee": "The Guarantee Joker: {player} draws the entire draw pile ({arg} cards).",
         "guarantee_mode": "Until the piles hold {arg} cards, a player who cannot match is "
-                          "skipped and forced draws come from {player}'s hand.",
+                          "skipped and forced draws come from the hand of {player}.",
         "guarantee_over": "The Guarantee Joker's mode on {player} is over.",
         "no_draw": "{player} would draw from their own hand: nothing happens.",
         "stuck": "Nobody could drop a card for a whole round.",

@@ -15,8 +15,17 @@ from ..engines.base import PlayerView
 
 
 def action_phrase(text: str) -> str:
-    """``"play 8S"`` -> ``"play the eight of spades"``; ``"suit H"`` -> ``"name hearts"``."""
+    """``"play 8S"`` -> ``"play the eight of spades"``; ``"suit H"`` -> ``"name hearts"``;
+    ``"bottom AD"`` -> ``"put the ace of diamonds at the bottom of the pile"``;
+    ``"target 2"`` -> ``"choose player 2"``."""
     verb, _, rest = text.partition(" ")
+    if verb == "bottom" and rest:
+        try:
+            return f"put the {card_name(parse_card(rest))} at the bottom of the pile"
+        except CardError:
+            return text
+    if verb == "target" and rest.isdigit():
+        return f"choose player {rest}"
     if verb == "play" and rest:
         first, _, more = rest.partition(" ")
         try:

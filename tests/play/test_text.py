@@ -19,7 +19,10 @@ from eights.play.text import action_phrase
     ("draw", "draw a card"),
     ("last card", "call last card"),
     ("pass", "pass"),
-    ("target 2", "target 2"),
+    ("target 2", "choose player 2"),
+    ("bottom AD", "put the ace of diamonds at the bottom of the pile"),
+    ("bottom 1X", "bottom 1X"),
+    ("target x", "target x"),
 ])
 def test_action_phrases(text, phrase):
     assert action_phrase(text) == phrase
