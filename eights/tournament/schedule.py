@@ -179,8 +179,10 @@ class Tournament:
         deals = "duplicate deals" if self.duplicate else "fresh deals"
         seats = "rotated" if self.seating == "rotate" else "permuted"
         teams = f" in {self.sides} teams" if self.sides < self.num_players else ""
-        return (f"{self.variant}, {self.num_players} players{teams}, {len(self.tables())} "
-                f"tables x {self.games_per_table} games ({seats} seats, {deals})")
+        tables = len(self.tables())
+        return (f"{self.variant}, {self.num_players} players{teams}, {tables} "
+                f"table{'s' if tables != 1 else ''} x {self.games_per_table} games "
+                f"({seats} seats, {deals})")
 
 
 def agent_files(tournament: Tournament) -> dict[str, str]:
