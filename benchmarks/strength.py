@@ -57,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         table = Table(title=f"{variant}: {args.games} two-player games per pairing, "
                             f"duplicate deals ({result.seconds:.1f} s)")
         for col in ("agent", "opponent", "games", "win rate", "95% CI"):
-            table.add_column(col)
+            table.add_column(col, overflow="fold")
         for p in result.pairs:
             table.add_row(p.agent, p.opponent, str(p.games), f"{p.rate:.1%}",
                           f"{p.rate_low:.1%}-{p.rate_high:.1%}")
@@ -75,7 +75,7 @@ def against_tables(console: Console, args: argparse.Namespace) -> int:
                             f"{args.games} games each (a random seat's share: "
                             f"{1 / args.players:.0%})")
         for col in ("agent", "opponents", "games", "win rate", "95% CI"):
-            table.add_column(col)
+            table.add_column(col, overflow="fold")
         for spec in specs:
             for other in specs:
                 if other == spec:
