@@ -135,6 +135,10 @@ def standard_deck(num_decks: int = 1, jokers: int = 0) -> list[int]:
     return one * num_decks
 
 
-def sort_key(card_id: int) -> tuple[int, int]:
-    """Order for showing a hand: by suit, then rank; jokers last."""
-    return (SUIT[card_id] if card_id < NUM_STANDARD else 4, RANK[card_id])
+def sort_key(card_id: int) -> int:
+    """Order for showing a hand: by suit, then rank; jokers last, ``RJ`` before ``BJ``.
+
+    The ids are laid out in that order, so the key is the id itself and a plain
+    ``sort()`` (no key function, as the engines do when building views) orders a hand.
+    """
+    return card_id

@@ -157,7 +157,9 @@ def test_parse_cards_from_text_or_list_and_cards_text_back():
 def test_sort_key_orders_by_suit_then_rank_jokers_last():
     cards = parse_cards("RJ KS AC 10H 2C 8D")
     assert cards_text(sorted(cards, key=sort_key)) == "AC 2C 8D 10H KS RJ"
-    assert sort_key(RED_JOKER) == sort_key(BLACK_JOKER) == (4, 0)
+    assert sort_key(RED_JOKER) < sort_key(BLACK_JOKER)  # told apart, in a fixed order
+    by_suit_and_rank = sorted(range(54), key=lambda c: (SUIT[c] if c < 52 else 4, RANK[c], c))
+    assert sorted(range(54), key=sort_key) == by_suit_and_rank == list(range(54))
 
 
 # ------------------------------------------------------------------ decks

@@ -73,7 +73,6 @@ from ..cards import (
     card_text,
     cards_text,
     parse_cards,
-    sort_key,
 )
 from ..config import ConfigError, GameConfig, option
 from .base import SeatHistory
@@ -964,7 +963,7 @@ class BabyEatingEightsGame(PileEngine):
         over = self.terminated or self.truncated
         to_act = seat == s.current and not over
         hand = s.hands[seat][:]
-        hand.sort(key=sort_key)
+        hand.sort()  # ids are in display order (cards.sort_key)
         return BabyEatingView(
             self.variant, self.config, seat, -1 if over else s.current, tuple(hand),
             tuple(map(len, s.hands)), tuple(s.scores),
@@ -1092,7 +1091,7 @@ class BabyEatingEightsGame(PileEngine):
                          + ("  drops again" if s.extra else ""))
         for p in range(self.num_players):
             mark = ">" if p == self.current_player else " "
-            cards = sorted(s.hands[p], key=sort_key)
+            cards = sorted(s.hands[p])
             shown = cards_text(cards) if seat is None or seat == p else f"{len(cards)} cards"
             team = f"  [team {self.team_of[p]}]" if cfg.teams else ""
             lines.append(f"{mark} player {p}: {shown}{team}")

@@ -26,7 +26,6 @@ from ..cards import (
     card_text,
     cards_text,
     parse_cards,
-    sort_key,
     standard_deck,
 )
 from ..config import ConfigError, GameConfig, option
@@ -410,7 +409,7 @@ class PileEngine(Engine):
         over = self.terminated or self.truncated
         to_act = seat == s.current and not over
         hand = s.hands[seat][:]
-        hand.sort(key=sort_key)
+        hand.sort()  # ids are in display order (cards.sort_key)
         return PileView(
             self.variant, self.config, seat, -1 if over else s.current, tuple(hand),
             tuple(map(len, s.hands)), tuple(s.scores),
@@ -590,7 +589,7 @@ class PileEngine(Engine):
         )
         for p in range(self.num_players):
             mark = ">" if p == self.current_player else " "
-            cards = sorted(s.hands[p], key=sort_key)
+            cards = sorted(s.hands[p])
             shown = cards_text(cards) if seat is None or seat == p else f"{len(cards)} cards"
             lines.append(f"{mark} player {p}: {shown}  (score {s.scores[p]})")
         if self.game_over:
