@@ -52,6 +52,7 @@ from ..engines.baby_eating_eights import (
 from .base import variant_env
 from .encoding import PileEncoder
 
+#: the `flags` part, in order (encode_extra reads them in this order)
 _FLAGS = ("three_live", "locked", "free", "extra_drop", "effect_cancelled", "guarantee_spent")
 
 
@@ -61,6 +62,10 @@ class BabyEatingEncoder(PileEncoder):
     def __init__(self, config: BabyEatingEightsConfig):
         super().__init__(config, score_scale=config.deck_size, cards=NUM_KINDS,
                          phases=BabyEatingView.phase_names, total_cards=config.deck_size)
+        n, team, start = config.num_players, config.team_of(), self.offsets["allies"]
+        #: per observer seat, the `allies` entries that are 1 (fixed by the config)
+        self._allies = [[start + k - 1 for k in range(1, n) if team[(seat + k) % n] == team[seat]]
+                        for seat in range(n)]
 
     def extra_parts(self, config) -> list[tuple[str, int, str]]:
         n = config.num_players
@@ -75,19 +80,21 @@ class BabyEatingEncoder(PileEncoder):
 
     def encode_extra(self, view: BabyEatingView, out: np.ndarray) -> None:
         o, n, seat = self.offsets, len(view.hand_sizes), view.seat
-        for k, name in enumerate(_FLAGS):
-            out[o["flags"] + k] = 1.0 if getattr(view, name) else 0.0
+        flags = o["flags"]
+        idx = [flags + k for k, on in enumerate((
+            view.three_live, view.locked, view.free, view.extra_drop, view.effect_cancelled,
+            view.guarantee_spent)) if on]
+        idx += self._allies[seat]
         if view.effect_card >= 0:
-            out[o["effect"] + view.effect_card] = 1.0
-        out[o["run"]] = min(view.run_length / 4.0, 1.0)
-        out[o["run"] + 1] = max(view.run_number, 0) / 13.0
-        for k in range(1, n):
-            other = (seat + k) % n
-            out[o["allies"] + k - 1] = 1.0 if view.teams[other] == view.teams[seat] else 0.0
+            idx.append(o["effect"] + view.effect_card)
         if view.guarantee_victim >= 0:
-            out[o["victim"] + (view.guarantee_victim - seat) % n] = 1.0
+            idx.append(o["victim"] + (view.guarantee_victim - seat) % n)
         if view.actor >= 0:
-            out[o["actor"] + (view.actor - seat) % n] = 1.0
+            idx.append(o["actor"] + (view.actor - seat) % n)
+        out[idx] = 1.0
+        run = o["run"]
+        out[run] = min(view.run_length / 4.0, 1.0)
+        out[run + 1] = max(view.run_number, 0) / 13.0
 
 
 def encoder(config: BabyEatingEightsConfig) -> BabyEatingEncoder:
