@@ -143,6 +143,8 @@ class SeatKnowledge(NamedTuple):
     jackless: frozenset[int]
 
 
+_JACKS = frozenset({JACK})
+
 #: the last view read by :func:`seat_knowledge`: a search determinizes one view many times
 _knowledge_cache: list = [None, None]
 
@@ -997,34 +999,12 @@ class BabyEatingEightsGame(PileEngine):
             combo_used=view.guarantee_spent, drew_lock=list(view.drew_on_lock),
         )
 
-    def _deal_hidden(self, view: BabyEatingView, rng: random.Random
-                     ) -> tuple[list[list[int]], list[int]]:
-        """The hidden cards dealt at random, within what the seat knows (:func:`seat_knowledge`).
-
-        Cards it saw go into a hand are put back there; seats known to hold no Jack are
-        dealt none; everything else is shuffled as in :meth:`PileEngine._deal_hidden`.
-        """
+    def _known_hands(self, view: BabyEatingView
+                     ) -> tuple[Sequence[tuple[int, int]], dict[int, frozenset[int]]]:
+        """Cards the seat gave away stay where they went; emptied of Jacks, no Jack
+        (:func:`seat_knowledge`)."""
         known = seat_knowledge(view)
-        pool = self._hidden_pool(view)
-        sizes, seat = view.hand_sizes, view.seat
-        hands: list[list[int]] = [[] for _ in sizes]
-        hands[seat] = list(view.hand)
-        for c, p in known.placed:
-            if p != seat and len(hands[p]) < sizes[p] and c in pool:
-                pool.remove(c)
-                hands[p].append(c)
-        rng.shuffle(pool)
-        for p in sorted(known.jackless):
-            need = sizes[p] - len(hands[p])
-            take = [i for i, c in enumerate(pool) if RANK[c] != JACK][:need]
-            for i in reversed(take):
-                hands[p].append(pool.pop(i))
-        for p, size in enumerate(sizes):
-            if p != seat and len(hands[p]) < size:
-                need = size - len(hands[p])
-                hands[p] += pool[:need]
-                del pool[:need]
-        return hands, pool
+        return known.placed, dict.fromkeys(known.jackless, _JACKS)
 
     def _respect_draws(self, view: BabyEatingView, rng: random.Random) -> None:
         """Swap out of each opponent's hand the cards it had to play when it drew or passed.
@@ -1036,14 +1016,14 @@ class BabyEatingEightsGame(PileEngine):
         pile cards that fit, while there are some.
         """
         s = self.state
+        jackless = seat_knowledge(view).jackless
         for p, suit in enumerate(view.drew_on_suit):
             if p == view.seat or suit < 0:
                 continue
             rank, lock = view.drew_on_rank[p], view.drew_on_lock[p]
             hand, stock = s.hands[p], s.stock
-            jackless = p in seat_knowledge(view).jackless
             free = [i for i, c in enumerate(stock) if not _had_to_play(c, suit, rank, lock)
-                    and not (jackless and RANK[c] == JACK)]
+                    and not (p in jackless and RANK[c] == JACK)]
             rng.shuffle(free)
             for k, c in enumerate(hand):
                 if _had_to_play(c, suit, rank, lock) and free:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from ..actions import ActionSet
@@ -541,19 +541,45 @@ class PileEngine(Engine):
                 f"hand size {sizes[view.seat]})")
         return pool
 
+    def _known_hands(self, view: PileView
+                     ) -> tuple[Sequence[tuple[int, int]], Mapping[int, frozenset[int]]]:
+        """What ``view.seat``'s own history proves about the other hands.
+
+        Returns ``(placed, barred)``: (card, seat) pairs known to be in that seat's hand,
+        and per seat the ranks it is known not to hold. The shared rules move no card
+        between hands unseen, so nothing; a variant with swaps or rounds that reveal hands
+        (Baby-Eating Eights) says more, and :meth:`_deal_hidden` deals within it.
+        """
+        return (), {}
+
     def _deal_hidden(self, view: PileView, rng: random.Random) -> tuple[list[list[int]], list[int]]:
-        """The hands (the seat's own as in the view) and the stock, hidden cards shuffled."""
+        """The hands (the seat's own as in the view) and the stock, hidden cards shuffled.
+
+        Cards known to be in a hand (:meth:`_known_hands`) are put there first, seats
+        barred from some ranks are dealt none of them while the pool allows, and the
+        rest is dealt at random; what is left is the stock.
+        """
+        placed, barred = self._known_hands(view)
         pool = self._hidden_pool(view)
+        sizes, seat = view.hand_sizes, view.seat
+        hands: list[list[int]] = [[] for _ in sizes]
+        hands[seat] = list(view.hand)
+        for c, p in placed:
+            if p != seat and len(hands[p]) < sizes[p] and c in pool:
+                pool.remove(c)
+                hands[p].append(c)
         rng.shuffle(pool)
-        hands: list[list[int]] = []
-        pos = 0
-        for p, size in enumerate(view.hand_sizes):
-            if p == view.seat:
-                hands.append(list(view.hand))
-            else:
-                hands.append(pool[pos:pos + size])
-                pos += size
-        return hands, pool[pos:]
+        for p in sorted(barred):
+            ranks = barred[p]
+            take = [i for i, c in enumerate(pool) if RANK[c] not in ranks]
+            for i in reversed(take[:sizes[p] - len(hands[p])]):
+                hands[p].append(pool.pop(i))
+        for p, size in enumerate(sizes):
+            if p != seat and len(hands[p]) < size:
+                need = size - len(hands[p])
+                hands[p] += pool[:need]
+                del pool[:need]
+        return hands, pool
 
     def _discard_from_view(self, view: PileView) -> list[int]:
         """The discard pile from its counts, the view's top card last."""

@@ -41,6 +41,8 @@ a seat that is not to act.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 import numpy as np
 
 from ..cards import NUM_KINDS
@@ -52,8 +54,9 @@ from ..engines.baby_eating_eights import (
 from .base import variant_env
 from .encoding import PileEncoder
 
-#: the `flags` part, in order (encode_extra reads them in this order)
+#: the view fields of the `flags` part, in order
 _FLAGS = ("three_live", "locked", "free", "extra_drop", "effect_cancelled", "guarantee_spent")
+_read_flags = attrgetter(*_FLAGS)
 
 
 class BabyEatingEncoder(PileEncoder):
@@ -81,9 +84,7 @@ class BabyEatingEncoder(PileEncoder):
     def encode_extra(self, view: BabyEatingView, out: np.ndarray) -> None:
         o, n, seat = self.offsets, len(view.hand_sizes), view.seat
         flags = o["flags"]
-        idx = [flags + k for k, on in enumerate((
-            view.three_live, view.locked, view.free, view.extra_drop, view.effect_cancelled,
-            view.guarantee_spent)) if on]
+        idx = [flags + k for k, on in enumerate(_read_flags(view)) if on]
         idx += self._allies[seat]
         if view.effect_card >= 0:
             idx.append(o["effect"] + view.effect_card)
