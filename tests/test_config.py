@@ -15,7 +15,7 @@ from eights.config import ConfigError, GameConfig
 from eights.engines.crazy_eights import CrazyEightsConfig, CrazyEightsGame
 
 OPTIONS = ["num_players", "num_decks", "hand_size", "match", "reward", "max_turns",
-           "target_score", "king_draw"]
+           "target_score", "king_draw", "may_keep_drawn_card"]
 
 
 def make(**options):
@@ -32,6 +32,7 @@ def test_defaults_follow_the_rules_file():
     assert config.to_dict() == {
         "num_players": 2, "num_decks": 2, "hand_size": 7, "match": False,
         "reward": "win_loss", "max_turns": 2000, "target_score": 500, "king_draw": 2,
+        "may_keep_drawn_card": False,
     }
     assert list(CrazyEightsConfig.options()) == OPTIONS
     assert make().config == config

@@ -69,6 +69,25 @@ def make_agent(spec: str, variant: str, seed: int | None = None) -> Agent:
     return agent
 
 
+def check_agent_spec(spec: str, variant: str, num_players: int | None = None,
+                     **options: object) -> None:
+    """Refuse, before the first card, an agent spec that cannot play this table.
+
+    The spec must name a known agent kind, and the agent must accept the table
+    (``variant`` with ``num_players`` and the variant's ``options``): ``policy``
+    needs a model for that table size, for example. Raises
+    :class:`~eights.config.ConfigError` saying what exists instead. External bots
+    are not started here; they are checked when they meet the game.
+    """
+    config = engine_class(variant).Config.from_options(
+        **({} if num_players is None else {"num_players": num_players}), **options)
+    agent = make_agent(spec, variant)
+    try:
+        agent.check_table(config)
+    finally:
+        agent.close()
+
+
 def split_specs(text: str, extra_kinds: Iterable[str] = ()) -> list[str]:
     """Agent specs from a comma-separated list, keeping commas inside a spec's arguments.
 
@@ -94,5 +113,5 @@ def split_specs(text: str, extra_kinds: Iterable[str] = ()) -> list[str]:
 
 __all__ = [
     "AGENT_KINDS", "Agent", "AgentForfeit", "GreedyAgent", "ISMCTSAgent", "PileHeuristic",
-    "PolicyAgent", "RandomAgent", "make_agent", "play_game", "split_specs",
+    "PolicyAgent", "RandomAgent", "check_agent_spec", "make_agent", "play_game", "split_specs",
 ]

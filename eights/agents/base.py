@@ -12,6 +12,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
+from ..config import GameConfig
 from ..engines.base import Engine, PlayerView
 
 
@@ -39,6 +40,16 @@ class Agent(ABC):
     @abstractmethod
     def act(self, view: PlayerView) -> int:
         """One of ``view.legal_actions``."""
+
+    def check_table(self, config: GameConfig) -> None:
+        """Refuse, before the first card, a table this agent cannot play.
+
+        Raises :class:`~eights.config.ConfigError` naming what would work (a trained
+        model made for another table size, say), so a game, tournament or served session
+        fails at its start rather than when the agent first acts. Most agents play any
+        table: nothing by default.
+        """
+        return None
 
     def game_over(self, view: PlayerView, winners: Sequence[int]) -> None:
         """Told the end of a game it played (external bots pass it on); nothing by default."""

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from ..config import ConfigError
+from ..config import ConfigError, GameConfig
 from ..engines.base import PlayerView
 from .base import Agent
 
@@ -45,9 +45,18 @@ def shipped_models() -> list[str]:
 
 
 def resolve_model(arg: str, variant: str, num_players: int) -> Path:
-    """The model file a ``policy`` spec argument names."""
+    """The model file a ``policy`` spec argument names (the shipped one for the table if empty)."""
+    names = ", ".join(shipped_models()) or "none"
     if not arg:
         arg = f"{variant}-{num_players}p"
+        for suffix in (".npz", ".zip"):
+            if (MODELS_DIR / f"{arg}{suffix}").is_file():
+                return MODELS_DIR / f"{arg}{suffix}"
+        raise ConfigError(
+            f"'policy' has no shipped model for {num_players}-player {variant}; shipped "
+            f"models: {names}. Train one with `eights train --variant {variant} --players "
+            f"{num_players}` and play it as policy:PATH, or use another agent "
+            f"(random, greedy, heuristic, ismcts)")
     path = Path(arg).expanduser()
     if path.is_file():
         return path
@@ -55,7 +64,6 @@ def resolve_model(arg: str, variant: str, num_players: int) -> Path:
         shipped = MODELS_DIR / f"{arg}{suffix}"
         if shipped.is_file():
             return shipped
-    names = ", ".join(shipped_models()) or "none"
     raise ConfigError(f"policy model {arg!r} is neither a file nor a shipped model; "
                       f"shipped models: {names}")
 
@@ -161,24 +169,29 @@ class PolicyAgent(Agent):
         self._net = net
         self._loaded_for = meta["config"]["num_players"]
 
-    def _ready(self, view: PlayerView) -> None:
-        """Load the shipped model on first use and check the table matches the model."""
-        n = view.num_players
+    def check_table(self, config: GameConfig) -> None:
+        """Load the model for this table now and refuse a table it was not trained for."""
+        n = config.num_players
         if self._net is None:
             self._load(resolve_model(self.model_arg, self.variant, n))
         if n != self._loaded_for:
             raise ConfigError(f"model {str(self.path)!r} plays {self._loaded_for}-player "
                               f"{self.variant}, not {n} players")
-        if view.config is not self._encoder_config:
+        if config is not self._encoder_config:
             from ..envs import env_module
 
-            encoder = env_module(view.variant).encoder(view.config)
+            encoder = env_module(self.variant).encoder(config)
             if encoder.size != self.metadata["observation_size"]:
                 raise ConfigError(
                     f"model {str(self.path)!r} expects {self.metadata['observation_size']} "
                     f"observation features, this game's encoder gives {encoder.size}; the "
                     f"model was trained with config {self.metadata['config']}")
-            self._encoder, self._encoder_config = encoder, view.config
+            self._encoder, self._encoder_config = encoder, config
+
+    def _ready(self, view: PlayerView) -> None:
+        """The model and encoder for the view's table (checked once per config)."""
+        if view.config is not self._encoder_config:
+            self.check_table(view.config)
 
     def action_probabilities(self, view: PlayerView) -> np.ndarray:
         """The policy's distribution over all actions, zero on illegal ones."""

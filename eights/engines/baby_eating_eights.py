@@ -1,4 +1,4 @@
-"""Baby-Eating Eights, as ``../shared/rules/baby_eating_eights.txt`` gives it.
+"""Baby-Eating Eights, as its author's rules ("Baby-Eating Eights") give it.
 
 2 to 8 players with one 54-card deck (both jokers, told apart: one is the
 Guarantee Joker), up to 17 with the expanded deck (a second deck without the
@@ -880,7 +880,9 @@ class BabyEatingEightsGame(PileEngine):
         s.discard = [s.top]
         s.discard_counts = [0] * NUM_KINDS
         s.discard_counts[s.top] = 1
-        s.run_number, s.run_length = self._number(s.top), 1
+        # the run is untouched: the redeal puts no card on the pile, so the King stays counted
+        # once (a run it completed starts again from the next card) and the next King continues
+        # a run it is part of
         s.drew_suit = [-1] * n
         s.drew_rank = [-1] * n
         s.drew_lock = [0] * n

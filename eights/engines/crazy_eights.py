@@ -1,8 +1,8 @@
-"""Crazy Eights, as ``../shared/rules/crazy_eights.txt`` gives it.
+"""Crazy Eights, as its rule text ("Crazy Eights", the keyboard-game rules) gives it.
 
 2-8 players, two decks, 7 cards each. Match the top card's rank or suit;
 8s are wild and their player names the suit to follow. A player who cannot
-or will not play draws one card; a playable drawn card may be played at once,
+or will not play draws one card; a playable drawn card is played at once,
 otherwise the player passes. J reverses (a skip with two players), Q skips,
 K makes the next player draw two and lose the turn. The first to empty their
 hand scores the cards left in the others' hands (8 = 50, J/Q/K = 20, A = 1,
@@ -13,7 +13,8 @@ Interpretations are listed in ``docs/rules/crazy_eights.md``.
 
 Actions (58): ``play <card>`` (ids 0-51, the card id), ``suit C|D|H|S``
 (52-55, right after playing an 8), ``draw`` (56), ``pass`` (57, only after
-drawing a playable card one chooses to keep).
+drawing, when the drawn card cannot be played; with ``may_keep_drawn_card`` also
+to keep a playable drawn card).
 """
 
 from __future__ import annotations
@@ -48,6 +49,9 @@ class CrazyEightsConfig(PileConfig):
     target_score: int = option(500, doc="match points that win the match (with match=True)",
                                min=1)
     king_draw: int = option(2, doc="cards a King makes the next player draw", min=0, max=10)
+    may_keep_drawn_card: bool = option(
+        False, doc="a player who draws a playable card may pass and keep it (default: it "
+                   "must be played, as the key list's 'pass only if you still can't play')")
 
 
 class CrazyEightsGame(PileEngine):
@@ -80,9 +84,12 @@ class CrazyEightsGame(PileEngine):
             return legal
         if phase == CHOOSE_SUIT:
             return [SUIT_ACTION, SUIT_ACTION + 1, SUIT_ACTION + 2, SUIT_ACTION + 3]
-        # AFTER_DRAW: play the drawn card if it fits, or pass
+        # AFTER_DRAW: a drawn card that fits is played (or kept, where the option allows);
+        # one that does not fit is followed by the pass
         drawn = s.drawn
-        return [drawn, PASS] if self.playable(drawn) else [PASS]
+        if not self.playable(drawn):
+            return [PASS]
+        return [drawn, PASS] if self.config.may_keep_drawn_card else [drawn]
 
     # ---------------------------------------------------------------- apply
     def _apply(self, a: int) -> None:

@@ -1,4 +1,4 @@
-"""Livery Eights, as ``../shared/rules/livery_eights.txt`` gives it.
+"""Livery Eights, as the Inter-Livery Card Game Event's rules give it.
 
 2-8 players, one deck, 5 cards each, dealt singly. Match the top card's rank
 or suit; 8s are wild and their player may name a new suit. If you can lay a
@@ -64,7 +64,8 @@ class LiveryEightsConfig(PileConfig):
     reshuffle_empty_stock: bool = option(
         False, doc="rebuild an empty stock from the discards instead of missing the turn")
     must_stack_twos: bool = option(
-        False, doc="a player facing a pending 2 who holds a 2 must play one")
+        True, doc="a player facing a pending 2 who holds a 2 must play one ('if you can lay "
+                  "a card, you must'); False lets them pick up instead")
     last_card_penalty: int = option(
         2, doc="cards a challenged player picks up for not saying 'last card'", min=0)
 

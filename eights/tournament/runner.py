@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ..agents import make_agent
+from ..agents import check_agent_spec
 from .backends import run_games
 from .results import TournamentResult, summarize
 from .schedule import Tournament
@@ -31,8 +31,9 @@ def run_tournament(tournament: Tournament, out: str | Path | None = None, *,
     ``progress(done, total)`` is called as games finish, counting stored ones.
     """
     start = time.perf_counter()
-    for spec in tournament.agents:  # a bad spec fails here, before anything is written
-        make_agent(spec, tournament.variant)
+    for spec in tournament.agents:  # a bad spec or table fails here, before anything is written
+        check_agent_spec(spec, tournament.variant, tournament.num_players,
+                         **dict(tournament.options))
     out_dir = Path(out) if out is not None else None
     store_path = out_dir / RESULTS_FILE if out_dir is not None else None
     with ResultsStore(store_path, tournament, restart=restart) as store:

@@ -662,6 +662,36 @@ def test_four_in_a_row_every_player_puts_a_card_at_the_bottom():
     assert (game.state.run_number, game.state.run_length) == (11, 0)
 
 
+def test_four_in_a_row_runs_across_a_king_of_hearts_redeal():
+    """Pins docs/rules/baby_eating_eights.md #20: "four cards of the same number are dropped
+    in succession, with no cards in between": the King of Hearts' redeal puts no card on the
+    pile, so a King dropped after it is the fourth King in a row."""
+    game = new_game(["KD 2C 3C", "4H 5H 6H", "7S 9S 10S", "KH 2D 3D"], "KC", seed=1)
+    step(game, "play KD")  # the second King (the starter counts); seats 1 and 2 are skipped
+    start = step(game, "play KH")  # the third: every other card is redealt
+    assert events_from(game, start) == [("play", 3, "KH", -1), ("redeal", 3, "KH", 3)]
+    assert (game.state.run_number, game.state.run_length) == (13, 3)
+    assert "play KS" in game.legal_texts()  # the redeal (seed 1) gave seat 0 a King
+    start = step(game, "play KS")
+    assert events_from(game, start) == [("play", 0, "KS", -1), ("four_in_a_row", 0, "", 13)]
+    assert game.view(0).phase == "four in a row"
+
+
+def test_a_king_of_hearts_that_completes_four_in_a_row_is_counted_once():
+    """Pins docs/rules/baby_eating_eights.md #20: the round comes first, then the redeal; the
+    count starts again from the next card, so the King of Hearts does not count again."""
+    game = new_game(["KD 2C 3C", "4H 5H 6H", "KH 9S 10S", "KS 2D 3D"], "KC", seed=16)
+    start = step(game, "play KD", "play KS", "play KH")
+    assert events_from(game, start)[-2:] == [("play", 2, "KH", -1),
+                                             ("four_in_a_row", 2, "", 13)]
+    start = step(game, "bottom 9S", "bottom 2D", "bottom 2C", "bottom 4H")
+    assert events_from(game, start)[-1] == ("redeal", 2, "KH", 3)
+    assert (game.state.run_number, game.state.run_length) == (13, 0)
+    assert table(game)["legal"] == ["play KD", "play JH"]  # seed 16 deals seat 3 a King
+    start = step(game, "play KD")  # the first King of a new run, not the second
+    assert "four_in_a_row" not in [e[0] for e in events_from(game, start)]
+
+
 @pytest.mark.parametrize("counted", [True, False])
 def test_four_in_a_row_with_sixes_and_nines(counted):
     """Pins docs/rules/baby_eating_eights.md #20: 6s and 9s are one number (an option)."""

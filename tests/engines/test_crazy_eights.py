@@ -160,8 +160,12 @@ def test_starter_card_has_no_effect(starter, expected_legal):
 
 # ------------------------------------------------------------------ gameplay 2-3
 def test_players_take_turns_matching_rank_or_suit():
-    """Pins docs/rules/crazy_eights.md #1 (play goes clockwise) and #3 (a forced draw)."""
-    game = deal(["4C 9H KS", "2H 4D 7S", "5H 10D 9C"], "4H", ["10S"])
+    """Pins docs/rules/crazy_eights.md #1 (play goes clockwise) and #3 (a forced draw).
+
+    With ``may_keep_drawn_card`` the drawer of a playable card is asked; by default see
+    :func:`test_a_playable_drawn_card_must_be_played_by_default`.
+    """
+    game = deal(["4C 9H KS", "2H 4D 7S", "5H 10D 9C"], "4H", ["10S"], may_keep_drawn_card=True)
     assert game.legal_texts() == ["play 4C", "play 9H", "draw"]  # rank 4, suit hearts
     game.step("play 4C")  # rank match: clubs now
     assert (top(game), suit(game), game.current_player) == ("4C", "C", 1)
@@ -231,7 +235,7 @@ def test_suit_actions_only_right_after_an_eight():
 # ------------------------------------------------------------------ drawing and passing
 def test_may_draw_even_when_able_to_play_and_then_play_only_the_drawn_card():
     """Pins docs/rules/crazy_eights.md #3 (draw by choice; only the drawn card may follow)."""
-    game = standard_game(["9H", "3C"])
+    game = standard_game(["9H", "3C"], may_keep_drawn_card=True)
     assert "draw" in game.legal_texts() and "pass" not in game.legal_texts()
     game.step("draw")
     assert hand(game, 0) == "8S KH 4C JD 2H 9S QC 9H"
@@ -249,9 +253,9 @@ def test_may_draw_even_when_able_to_play_and_then_play_only_the_drawn_card():
     assert log(game, 2) == [("draw", 0, "9H", -1), ("play", 0, "9H", -1)]
 
 
-def test_drawn_playable_card_may_be_kept_by_passing():
-    """Pins docs/rules/crazy_eights.md #3 (pass after drawing a playable card)."""
-    game = standard_game(["9H", "3C"])
+def test_drawn_playable_card_may_be_kept_by_passing_with_the_option():
+    """Pins docs/rules/crazy_eights.md #3 (may_keep_drawn_card=True: pass after a playable draw)."""
+    game = standard_game(["9H", "3C"], may_keep_drawn_card=True)
     game.step("draw")
     game.step("pass")
     assert (top(game), suit(game), game.current_player) == ("4H", "H", 1)
@@ -303,13 +307,37 @@ def test_pass_is_never_offered_before_drawing():
                               "play 4C, play 2H, play KH, play 8S, draw")
 
 
+def test_a_playable_drawn_card_must_be_played_by_default():
+    """Pins docs/rules/crazy_eights.md #3: "P: Pass turn (only allowed after drawing if you
+    still can't play)": a drawn card that fits is played, by the engine, as the only move."""
+    game = standard_game(["9H", "3C"])
+    n = len(game.events)
+    game.step("draw")
+    assert log(game, n) == [("draw", 0, "9H", -1), ("play", 0, "9H", -1)]
+    assert (top(game), suit(game), game.current_player) == ("9H", "H", 1)
+    assert hand(game, 0) == "8S KH 4C JD 2H 9S QC"
+    assert game.record().actions == ("draw",)
+    assert game.legal_texts() == ["play 8D", "play 5H", "draw"]
+    # an unplayable drawn card is still followed by the engine's pass
+    game = deal(["4C 9H KS", "2H 4D 7S", "5H 10D 9C"], "4H", ["10S", "3C"])
+    for action in ("play 4C", "play 4D", "play 10D"):
+        game.step(action)
+    assert hand(game, 0) == "9H KS"  # seat 0 drew 10S and had to play it
+    assert (top(game), game.current_player) == ("10S", 1)
+    assert log(game, len(game.events) - 2) == [("draw", 0, "10S", -1), ("play", 0, "10S", -1)]
+
+
 def test_drawn_eight_may_be_played_and_then_names_a_suit():
-    """Pins docs/rules/crazy_eights.md #3 and #4."""
-    game = standard_game(["8C"])
+    """Pins docs/rules/crazy_eights.md #3 and #4: a drawn 8 is played, then names a suit."""
+    game = standard_game(["8C"], may_keep_drawn_card=True)
     game.step("draw")
     assert game.legal_texts() == ["play 8C", "pass"]
     game.step("play 8C")
     assert game.legal_texts() == ["suit C", "suit D", "suit H", "suit S"]
+    strict = standard_game(["8C"])
+    strict.step("draw")  # by default the 8 is played at once; its player names the suit
+    assert top(strict) == "8C" and strict.current_player == 0
+    assert strict.legal_texts() == ["suit C", "suit D", "suit H", "suit S"]
     game.step("suit S")
     assert (top(game), suit(game), game.current_player) == ("8C", "S", 1)
     assert game.legal_texts() == ["play 8D", "play AS", "play 6S", "draw"]
@@ -323,9 +351,9 @@ EXHAUST_HANDS = [
 EXHAUST_STOCK = ["AC", "QS", "5C", "KS", "6C", "JC", "7C", "QC", "9C", "KC", "10C"]
 
 
-def exhausted_game():
+def exhausted_game(**config):
     """One deck, 20 cards each, an 11-card stock; seat 1 can never match the starter 4H."""
-    return deal(EXHAUST_HANDS, "4H", EXHAUST_STOCK, num_decks=1, seed=2024)
+    return deal(EXHAUST_HANDS, "4H", EXHAUST_STOCK, num_decks=1, seed=2024, **config)
 
 
 def test_drawing_the_stock_dry_then_forced_pass_and_forced_play():
@@ -376,7 +404,7 @@ def test_king_with_a_short_stock_draws_what_can_be_drawn():
 
 def test_exhausted_stock_is_rebuilt_from_the_discards_under_the_top_card():
     """Pins docs/rules/crazy_eights.md #8."""
-    game = exhausted_game()
+    game = exhausted_game(may_keep_drawn_card=True)
     for _ in range(6):
         game.step("draw")
     game.step("play KH")
@@ -736,7 +764,7 @@ def test_snapshot_and_restore_return_to_the_same_position():
 
 
 def test_snapshot_keeps_the_after_draw_decision():
-    game = standard_game(["9H"])
+    game = standard_game(["9H"], may_keep_drawn_card=True)
     game.step("draw")
     snap = game.snapshot()
     game.step("play 9H")
@@ -762,7 +790,7 @@ def test_record_round_trips_through_json_and_replays_exactly():
 
 
 def test_record_of_a_stacked_deck_game_replays_exactly():
-    game = standard_game(["9H", "3C"], match=True)
+    game = standard_game(["9H", "3C"], match=True, may_keep_drawn_card=True)
     for text in ("draw", "pass", "play 8D", "suit C", "play 4C", "play 7C"):
         game.step(text)
     record = GameRecord.from_json(game.record().to_json())
@@ -818,7 +846,7 @@ def test_a_seats_view_does_not_change_when_only_hidden_cards_change():
 
 def test_the_view_shows_a_drawn_card_only_to_its_drawer():
     """Pins docs/rules/crazy_eights.md #15."""
-    game = standard_game(["9H"])
+    game = standard_game(["9H"], may_keep_drawn_card=True)
     game.step("draw")
     assert game.view(0).drawn_card == parse_card("9H")
     assert game.view(1).drawn_card == NO_CARD

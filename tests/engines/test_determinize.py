@@ -126,7 +126,8 @@ def test_a_card_drawn_by_another_seat_is_a_playable_one_of_its_hand() -> None:
     cls = engine_class("crazy_eights")
     rng = random.Random(3)
     seen = 0
-    for game in positions("crazy_eights", {"num_players": 3}, 40, seed=300):
+    config = {"num_players": 3, "may_keep_drawn_card": True}  # another seat decides on a draw
+    for game in positions("crazy_eights", config, 40, seed=300):
         if game.state.phase != AFTER_DRAW:
             continue
         drawer = game.current_player

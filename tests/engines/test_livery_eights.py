@@ -57,13 +57,13 @@ EMPTY_STOCK_TABLE = dict(
     hands=["2C 3C 4C 5C 6C 7C 9C 10C JC QC KC AC 8C 7D 9D 10D",
            "JD QD KD 8D AH 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH",
            "AS 3S 4S 5S 6S 7S 9S 10S JS QS KS AD 3D 4D 5D 6D"],
-    starter="2H", stock="2D 2S 8S",
+    starter="2H", stock="2D 2S 8S", must_stack_twos=False,  # seat 0 chooses to stack
 )
 BLOCKED_TABLE = dict(
     hands=["2S 8C 5S 9S QS 8S AC 3C 4C 5C 6C 7C 9C 10C JC QC",
            "2C 3S 6S 10S 8H KC AD 3D 4D 5D 6D 7D 9D 10D JD QD",
            "4S 7S JS AS 8D KD AH 3H 4H 5H 6H 7H 9H 10H JH QH"],
-    starter="KS", stock="2D 2H KH",
+    starter="KS", stock="2D 2H KH", must_stack_twos=False,
 )
 BLOCKING_PLAY = ["play 2S", "play 2C", "play 8C", "suit S", "play 3S", "play 4S", "play 5S",
                  "play 6S", "play 7S", "play 9S", "play 10S", "play JS", "play QS", "play AS",
@@ -149,8 +149,17 @@ def test_starter_queen_reverses_and_the_dealers_other_neighbour_starts():
 
 
 def test_starter_two_makes_first_player_pick_up_two_or_stack():
-    """Pins docs/rules/livery_eights.md #3: a turned-up 2 is a pending pick-up of 2."""
-    game = new_game(["2C 5H 9C 3D 4C", "6C 7C 9D 10C JC"], "2H", "KD QS JS 10S 9H")
+    """Pins docs/rules/livery_eights.md #3 and #10: a turned-up 2 is a pending pick-up of 2.
+
+    By default the first player, holding a 2, must stack it (the engine plays it); with
+    ``must_stack_twos=False`` they choose between stacking and picking up.
+    """
+    deal = (["2C 5H 9C 3D 4C", "6C 7C 9D 10C JC"], "2H", "KD QS JS 10S 9H")
+    strict = new_game(*deal)
+    assert strict.record().actions == ()
+    assert hands(strict) == ["5H 9C 3D 4C", "6C 7C 9D 10C JC KD QS JS 10S"]
+    assert table(strict)["legal"] == ["play 4C", "play 9C"]
+    game = new_game(*deal, must_stack_twos=False)
     assert table(game) == dict(top="2H", suit="H", current=0, phase="play", pending=2,
                                direction=1, offender=-1, legal=["play 2C", "draw"])
     assert events_from(game, 0)[2:] == [("pending", 0, "", 2)]
@@ -365,8 +374,11 @@ STACK_TABLE = dict(hands=["2H 9H 3H 4C 6C", "2C 5H 8D 10D JD", "KD 7D 9D 10S JS"
 
 
 def test_twos_stack_and_the_next_player_picks_up_four():
-    """Pins docs/rules/livery_eights.md #10: only a 2 goes on a pending 2, not even an 8."""
-    game = new_game(**STACK_TABLE)
+    """Pins docs/rules/livery_eights.md #10: only a 2 goes on a pending 2, not even an 8.
+
+    With ``must_stack_twos=False`` the stack is a choice (``draw`` is offered beside the 2).
+    """
+    game = new_game(**STACK_TABLE, must_stack_twos=False)
     game.step("play 2H")
     assert table(game) == dict(top="2H", suit="H", current=1, phase="play", pending=2,
                                direction=1, offender=-1, legal=["play 2C", "draw"])
@@ -384,9 +396,9 @@ def test_twos_stack_and_the_next_player_picks_up_four():
                                direction=1, offender=-1, legal=["play 4C", "play 6C"])
 
 
-def test_a_player_holding_a_two_may_pick_up_instead():
-    """Pins docs/rules/livery_eights.md #10: stacking is optional by default."""
-    game = new_game(**STACK_TABLE)
+def test_a_player_holding_a_two_may_pick_up_instead_with_the_loose_option():
+    """Pins docs/rules/livery_eights.md #10: with must_stack_twos=False stacking is a choice."""
+    game = new_game(**STACK_TABLE, must_stack_twos=False)
     game.step("play 2H")
     start = len(game.events)
     game.step("draw")
@@ -399,16 +411,27 @@ def test_a_player_holding_a_two_may_pick_up_instead():
                                direction=1, offender=-1, legal=["play 3H", "play 9H"])
 
 
-def test_must_stack_twos_option():
-    """Pins docs/rules/livery_eights.md #10: must_stack_twos=True takes 'draw' away."""
-    game = new_game(**STACK_TABLE, must_stack_twos=True)
+def test_a_player_holding_a_two_must_stack_it_by_default():
+    """Pins docs/rules/livery_eights.md #10: "if you can lay a card, you must" holds on a 2.
+
+    A player facing a pending 2 who holds a 2 is not offered ``draw``: with one 2 the engine
+    plays it, with two the player chooses which.
+    """
+    assert LiveryEightsConfig().must_stack_twos is True
+    game = new_game(**STACK_TABLE)
+    start = len(game.events)
     game.step("play 2H")  # seat 1's only legal action is its 2C; seat 2 then picks up 4
     assert game.record().actions == ("play 2H",)
-    assert hands(game)[2] == "KD 7D 9D 10S JS AS KS QS JC"
+    assert events_from(game, start) == [
+        ("play", 0, "2H", -1), ("pending", 1, "", 2), ("play", 1, "2C", -1),
+        ("pending", 2, "", 4), ("draw", 2, "AS", -1), ("draw", 2, "KS", -1),
+        ("draw", 2, "QS", -1), ("draw", 2, "JC", -1), ("pick_up", 2, "", 4),
+    ]
+    assert hands(game) == ["9H 3H 4C 6C", "5H 8D 10D JD", "KD 7D 9D 10S JS AS KS QS JC"]
     assert game.current_player == 0
     two_twos = dict(STACK_TABLE, hands=["2H 9H 3H 4C 6C", "2C 2D 8D 10D JD",
                                         "KD 7D 9D 10S JS"])
-    game = new_game(**two_twos, must_stack_twos=True)
+    game = new_game(**two_twos)
     game.step("play 2H")
     assert table(game)["legal"] == ["play 2C", "play 2D"]
 
@@ -726,7 +749,7 @@ def test_config_defaults():
     cfg = LiveryEightsConfig()
     assert cfg.to_dict() == dict(
         num_players=2, num_decks=1, hand_size=5, match=False, reward="win_loss",
-        max_turns=2000, match_games=5, reshuffle_empty_stock=False, must_stack_twos=False,
+        max_turns=2000, match_games=5, reshuffle_empty_stock=False, must_stack_twos=True,
         last_card_penalty=2,
     )
     assert LiveryEightsGame.low_score_wins is True
