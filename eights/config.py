@@ -78,6 +78,10 @@ class GameConfig:
     def check(self) -> None:
         """Checks across options; variants override and raise :class:`ConfigError`."""
 
+    def goal(self) -> str:
+        """One sentence saying what wins, for people at the table (``eights play``)."""
+        return "One game: the first to empty their hand wins."
+
     def team_of(self) -> tuple[int, ...]:
         """Each seat's team: allies share a number and win together.
 

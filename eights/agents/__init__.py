@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ..config import ConfigError
+from ..config import ConfigError, GameConfig
 from ..engines import engine_class
 from .base import Agent, AgentForfeit, play_game
 from .greedy import GreedyAgent
@@ -69,18 +69,19 @@ def make_agent(spec: str, variant: str, seed: int | None = None) -> Agent:
     return agent
 
 
-def check_agent_spec(spec: str, variant: str, num_players: int | None = None,
-                     **options: object) -> None:
+def check_agent_spec(spec: str, variant: str, num_players: int | None = None, *,
+                     config: GameConfig | None = None, **options: object) -> None:
     """Refuse, before the first card, an agent spec that cannot play this table.
 
-    The spec must name a known agent kind, and the agent must accept the table
-    (``variant`` with ``num_players`` and the variant's ``options``): ``policy``
-    needs a model for that table size, for example. Raises
-    :class:`~eights.config.ConfigError` saying what exists instead. External bots
-    are not started here; they are checked when they meet the game.
+    The spec must name a known agent kind, and the agent must accept the table: ``config``,
+    or ``variant``'s config with ``num_players`` and ``options`` (``policy`` needs a model
+    for that table size, for example). Raises :class:`~eights.config.ConfigError` saying
+    what exists instead. External bots are not started here; they are checked when they
+    meet the game.
     """
-    config = engine_class(variant).Config.from_options(
-        **({} if num_players is None else {"num_players": num_players}), **options)
+    if config is None:
+        given = {} if num_players is None else {"num_players": num_players}
+        config = engine_class(variant).Config.from_options(**given, **options)
     agent = make_agent(spec, variant)
     try:
         agent.check_table(config)

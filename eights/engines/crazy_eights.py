@@ -53,6 +53,11 @@ class CrazyEightsConfig(PileConfig):
         False, doc="a player who draws a playable card may pass and keep it (default: it "
                    "must be played, as the key list's 'pass only if you still can't play')")
 
+    def goal(self) -> str:
+        if self.match:
+            return f"A match: hands are dealt until someone has {self.target_score} points."
+        return "One hand: the first to empty their hand wins and scores the others' cards."
+
 
 class CrazyEightsGame(PileEngine):
     variant = "crazy_eights"

@@ -69,6 +69,12 @@ class LiveryEightsConfig(PileConfig):
     last_card_penalty: int = option(
         2, doc="cards a challenged player picks up for not saying 'last card'", min=0)
 
+    def goal(self) -> str:
+        if self.match:
+            return (f"A match of {self.match_games} games: the lowest total of points left "
+                    f"in hand wins.")
+        return "One game: the first to empty their hand wins."
+
 
 @dataclasses.dataclass(slots=True)
 class LiveryState(PileState):

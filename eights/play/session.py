@@ -2,7 +2,7 @@
 
 Every event the person's seat may see is read out as one sentence as it
 happens (the bots' plays included). On the person's turn the legal moves are
-read as a numbered list. Keys, after ../shared/rules/crazy_eights.txt:
+read as a numbered list. Keys, after the Crazy Eights rules' keyboard list:
 
 =============  ==============================================================
 Space          draw a card
@@ -11,7 +11,7 @@ C D H S        name clubs, diamonds, hearts or spades after an 8
 C              read the top card (when no suit is being named)
 E              read the card counts
 Shift+T        the time left on this turn (with a turn timer)
-1-9, arrows    choose a move from the list; Enter makes it
+1-9, arrows    choose a move from the list (1 then 2 is move 12); Enter makes it
 L              list the moves again;  R  read your hand;  O  the scores
 ?              help;  Q twice  leave the game
 =============  ==============================================================
@@ -31,6 +31,7 @@ from ..engines.base import Engine
 from .keys import KeySource
 from .text import (
     action_phrase,
+    cards_phrase,
     counts_sentence,
     hand_sentence,
     moves_sentence,
@@ -39,7 +40,8 @@ from .text import (
 )
 
 HELP = ("Keys: Space draw. P pass. C, D, H, S name a suit after an 8. C read the top card. "
-        "E card counts. Shift+T time left. Numbers or arrows choose a move, Enter makes it. "
+        "E card counts. Shift+T time left. Numbers (1 then 2 for 12) or arrows choose a move, "
+        "Enter makes it. "
         "L list moves. R read your hand. O scores. Q twice to leave.")
 SUIT_KEYS = {"c": "suit C", "d": "suit D", "h": "suit H", "s": "suit S"}
 
@@ -57,6 +59,8 @@ class PlaySession:
         self.keys, self.say, self.turn_time, self.clock = keys, say, turn_time, clock
         self._heard = 0
         self._quitting = False
+        self._typed = ""  # digits typed so far for a move number
+        self._phase: str | None = None
 
     def name(self, p: int) -> str:
         if p == self.seat:
@@ -65,11 +69,15 @@ class PlaySession:
 
     # ------------------------------------------------------------------ game
     def run(self) -> int:
-        """Play to the end; 0 when the game ended, 1 when the person left or input ended."""
+        """Play to the end, or until the person leaves (Q twice, or the end of input).
+
+        Returns 0 either way: leaving is the person's choice, not a failure.
+        """
         engine = self.engine
         opponents = ", ".join(self.name(p) for p in sorted(self.bots))
         self.say(f"{engine.variant.replace('_', ' ').title()}, {engine.num_players} players. "
-                 f"You are player {self.seat}. Opponents: {opponents}. Press ? for help.")
+                 f"{engine.config.goal()} You are player {self.seat}. Opponents: {opponents}. "
+                 f"Press ? for help.")
         try:
             while not engine.game_over:
                 self._narrate()
@@ -77,12 +85,12 @@ class PlaySession:
                 if p == self.seat:
                     if not self._human_turn():
                         self.say("You left the game.")
-                        return 1
+                        return 0
                 else:
                     engine.step(self.bots[p].act(engine.view(p)))
         except EOFError:
             self.say("Input ended; leaving the game.")
-            return 1
+            return 0
         self._narrate()
         self._announce_result()
         for p, bot in self.bots.items():
@@ -111,11 +119,13 @@ class PlaySession:
         """Read keys until a move is made (True) or the person leaves (False)."""
         view = self.engine.view(self.seat)
         moves = [self.engine.action_text(a) for a in view.legal_actions]
+        self._phase = getattr(view, "phase", None)
         if all(m.startswith("suit ") for m in moves):
             self.say("Name a suit: C clubs, D diamonds, H hearts, S spades.")
         else:
-            self.say(f"Your turn. {top_card_sentence(view)} You hold {len(view.hand)} cards.")
-        self.say(moves_sentence(moves))
+            self.say(f"Your turn. {top_card_sentence(view)} "
+                     f"You hold {cards_phrase(len(view.hand))}.")
+        self.say(moves_sentence(moves, self._phase))
         deadline = None if self.turn_time is None else self.clock() + self.turn_time
         selected: int | None = None
         while True:
@@ -124,11 +134,13 @@ class PlaySession:
             if key is None:
                 if deadline is not None and self.clock() >= deadline:
                     move = next((m for m in ("draw", "pass") if m in moves), moves[0])
-                    self.say(f"Time is up: you {action_phrase(move)}.")
+                    self.say(f"Time is up: you {action_phrase(move, self._phase)}.")
                     return self._make(move)
                 continue
             if key.lower() != "q":
                 self._quitting = False
+            if not key.isdigit():
+                self._typed = ""
             move, selected = self._key(key, view, moves, selected, deadline)
             if move == "quit":
                 return False
@@ -168,24 +180,32 @@ class PlaySession:
         elif key == "t":
             self.say("Shift+T tells the time left.")
         elif key.isdigit() and len(key) == 1:
-            n = int(key)
+            # digits typed in a row make one number while it names a move (1 then 2: 12)
+            typed = self._typed + key
+            if not 1 <= int(typed) <= len(moves):
+                typed = key
+            n = int(typed)
             if 1 <= n <= len(moves):
+                self._typed = typed
                 selected = n - 1
-                self.say(f"{n}: {action_phrase(moves[selected])}. Enter to make it.")
+                self.say(f"{n}: {action_phrase(moves[selected], self._phase)}. "
+                         f"Enter to make it.")
             else:
+                self._typed = ""
                 self.say(f"There is no move {n}; moves are 1 to {len(moves)}.")
         elif key in ("left", "right", "up", "down"):
             step = -1 if key in ("left", "up") else 1
             selected = (0 if step == 1 else len(moves) - 1) if selected is None else (
                 (selected + step) % len(moves))
-            self.say(f"{selected + 1} of {len(moves)}: {action_phrase(moves[selected])}.")
+            self.say(f"{selected + 1} of {len(moves)}: "
+                     f"{action_phrase(moves[selected], self._phase)}.")
         elif key == "enter":
             if selected is None:
                 self.say("Choose a move first: its number, or the arrows.")
             else:
                 return moves[selected], selected
         elif lower == "l":
-            self.say(moves_sentence(moves))
+            self.say(moves_sentence(moves, self._phase))
         elif lower == "r":
             self.say(hand_sentence(view))
         elif lower == "o":

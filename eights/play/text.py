@@ -13,11 +13,17 @@ from collections.abc import Callable, Sequence
 from ..cards import SUIT_NAMES, CardError, card_name, parse_card, parse_suit
 from ..engines.base import PlayerView
 
+#: what ``pass`` means in the phases where it declines something rather than ends a turn
+PASS_BY_PHASE = {"last card": "don't call last card", "challenge": "don't challenge"}
 
-def action_phrase(text: str) -> str:
+
+def action_phrase(text: str, phase: str | None = None) -> str:
     """``"play 8S"`` -> ``"play the eight of spades"``; ``"suit H"`` -> ``"name hearts"``;
     ``"bottom AD"`` -> ``"put the ace of diamonds at the bottom of the pile"``;
-    ``"target 2"`` -> ``"choose player 2"``."""
+    ``"target 2"`` -> ``"choose player 2"``; ``"pass"`` in the view's ``phase`` ``"last
+    card"`` -> ``"don't call last card"`` (a pass there declines the call)."""
+    if text == "pass" and phase in PASS_BY_PHASE:
+        return PASS_BY_PHASE[phase]
     verb, _, rest = text.partition(" ")
     if verb == "bottom" and rest:
         try:
@@ -45,7 +51,12 @@ def hand_sentence(view: PlayerView) -> str:
     if not view.hand:
         return "Your hand is empty."
     names = ", ".join(card_name(c) for c in sorted(view.hand, key=_hand_order))
-    return f"Your hand, {len(view.hand)} cards: {names}."
+    return f"Your hand, {cards_phrase(len(view.hand))}: {names}."
+
+
+def cards_phrase(n: int) -> str:
+    """``"1 card"``, ``"7 cards"``."""
+    return f"{n} {'card' if n == 1 else 'cards'}"
 
 
 def _hand_order(card: int) -> tuple[int, int]:
@@ -62,13 +73,13 @@ def top_card_sentence(view: PlayerView) -> str:
         sentence += f"; the suit to follow is {SUIT_NAMES[suit]}"
     pending = getattr(view, "pending_draw", 0)
     if pending:
-        sentence += f"; {pending} cards are waiting to be picked up"
+        waiting = "1 card is" if pending == 1 else f"{pending} cards are"
+        sentence += f"; {waiting} waiting to be picked up"
     return sentence + "."
 
 
 def counts_sentence(view: PlayerView, name: Callable[[int], str]) -> str:
-    parts = [f"{name(p)}: {n} {'card' if n == 1 else 'cards'}"
-             for p, n in enumerate(view.hand_sizes)]
+    parts = [f"{name(p)}: {cards_phrase(n)}" for p, n in enumerate(view.hand_sizes)]
     stock = getattr(view, "stock_size", None)
     if stock is not None:
         parts.append(f"stock: {stock}")
@@ -79,6 +90,6 @@ def scores_sentence(view: PlayerView, name: Callable[[int], str]) -> str:
     return "Scores. " + "; ".join(f"{name(p)}: {s}" for p, s in enumerate(view.scores)) + "."
 
 
-def moves_sentence(moves: Sequence[str]) -> str:
-    return "Your moves: " + "; ".join(f"{i} {action_phrase(m)}"
+def moves_sentence(moves: Sequence[str], phase: str | None = None) -> str:
+    return "Your moves: " + "; ".join(f"{i} {action_phrase(m, phase)}"
                                       for i, m in enumerate(moves, 1)) + "."

@@ -97,7 +97,7 @@ def test_suit_keys_name_a_suit_after_an_eight_and_c_reads_the_top_card_otherwise
 def test_information_keys():
     engine = stacked_game()
     s, out = session(engine, ["e", "r", "o", "l", "T", "t", "?", "x", "q", "q"])
-    assert s.run() == 1
+    assert s.run() == 0
     assert ("Card counts. Player 0 (you): 7 cards; Player 1 (heuristic): 7 cards; stock: 89."
             in out)
     assert ("Your hand, 7 cards: nine of clubs, three of hearts, four of hearts, five of hearts, "
@@ -151,7 +151,7 @@ def test_the_turn_timer_tells_the_time_and_draws_when_it_runs_out():
 
 def test_end_of_input_leaves_the_game():
     s, out = session(stacked_game(), [])
-    assert s.run() == 1
+    assert s.run() == 0
     assert out[-1] == "Input ended; leaving the game."
 
 
@@ -160,3 +160,35 @@ def test_livery_last_card_call_is_a_listed_move():
     s, out = session(engine, [])
     s.run()
     assert any(line.startswith("Your moves: 1 ") for line in out)
+
+
+def test_moves_ten_and_above_are_typed_digit_by_digit():
+    """Eleven hearts and a draw make 12 moves: 1 then 2 chooses move 12, 1 then 1 move 11."""
+    hands = ["2H 3H 4H 5H 6H 7H 9H JH QH KH AH", "2D 3D 4D 5D 6D 7D 9D 10D JD QD KD"]
+    engine = stacked_game(hands, hand_size=11)
+    s, out = session(engine, ["1", "2", "enter", "q", "q"])
+    s.run()
+    assert out[out.index("1: play the ace of hearts. Enter to make it.") + 1] \
+        == "12: draw a card. Enter to make it."
+    assert "Player 0 (you) draws the king of clubs." in out
+    s, out = session(stacked_game(hands, hand_size=11), ["1", "1", "3", "enter", "q", "q"])
+    s.run()
+    assert "11: play the king of hearts. Enter to make it." in out
+    assert "3: play the three of hearts. Enter to make it." in out  # 113 names no move
+    assert "Player 0 (you) plays the three of hearts." in out
+
+
+def test_one_card_is_one_card():
+    engine = stacked_game(["3H", "2D"], hand_size=1)
+    s, out = session(engine, ["q", "q"])
+    s.run()
+    assert "Your turn. The top card is the ten of hearts. You hold 1 card." in out
+
+
+def test_livery_pass_after_a_penultimate_card_reads_as_not_calling():
+    deck = engine_class("livery_eights").stacked_deck(["5H 9C", "6D 7D"], "KH",
+                                                      first_player=0)
+    engine = make_game("livery_eights", num_players=2, hand_size=2, deck=deck, first_player=0)
+    s, out = session(engine, ["1", "enter", "q", "q"])
+    s.run()
+    assert "Your moves: 1 don't call last card; 2 call last card." in out

@@ -28,6 +28,14 @@ def test_action_phrases(text, phrase):
     assert action_phrase(text) == phrase
 
 
+@pytest.mark.parametrize("phase, phrase", [
+    ("last card", "don't call last card"), ("challenge", "don't challenge"), ("play", "pass"),
+    (None, "pass"),
+])
+def test_pass_is_read_by_what_it_declines(phase, phrase):
+    assert action_phrase("pass", phase) == phrase
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_event_kind_a_variant_logs_has_its_own_sentence(variant):
     rng = random.Random(0)
