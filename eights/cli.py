@@ -188,7 +188,7 @@ def _export(args: argparse.Namespace, console: Console) -> int:
 
 
 def _play(args: argparse.Namespace, console: Console) -> int:
-    from .agents import make_agent
+    from .agents import check_agent_spec, make_agent
     from .engines import make_game
     from .play import PlaySession, TerminalKeys
 
@@ -201,8 +201,15 @@ def _play(args: argparse.Namespace, console: Console) -> int:
                           f"seats are 0 to {players - 1}")
     if args.turn_time is not None and args.turn_time <= 0:
         raise ConfigError(f"--turn-time {args.turn_time:g} is not allowed; give seconds > 0")
-    engine = make_game(args.variant, num_players=players, seed=args.seed,
-                       **_parse_options(args.option or []))
+    options = _parse_options(args.option or [])
+    has_match = "match" in engine_class(args.variant).Config.options()
+    if args.hand and not has_match:
+        raise ConfigError(f"--hand: {args.variant} has no match; a game is already one hand")
+    if has_match and "match" not in options:
+        options["match"] = not args.hand  # the rules' objective is the match
+    engine = make_game(args.variant, num_players=players, seed=args.seed, **options)
+    for spec in specs:  # every bot can play this table, before the first card
+        check_agent_spec(spec, args.variant, config=engine.config)
     bot_seats = [p for p in range(players) if p != args.seat]
     bots = {p: make_agent(spec, args.variant, seed=None if args.seed is None else args.seed + p)
             for p, spec in zip(bot_seats, specs, strict=True)}
@@ -346,6 +353,9 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=int, help="seed of the deal (default: random)")
     pl.add_argument("--turn-time", type=float, metavar="SECONDS",
                     help="a turn timer: when it runs out, you draw (or pass)")
+    pl.add_argument("--hand", action="store_true",
+                    help="play a single hand instead of the variant's match (crazy_eights: to "
+                         "500 points; livery_eights: 5 games)")
     pl.add_argument("--option", action="append", metavar="NAME=VALUE",
                     help="a game option, e.g. --option hand_size=5 (repeatable)")
     pl.set_defaults(func=_play)
