@@ -111,11 +111,19 @@ class GameConfig:
         return type(self).from_options(**(self.to_dict() | changes))
 
     @classmethod
-    def describe(cls) -> str:
-        """A Markdown table of the options, for docs and ``--help``."""
-        rows = ["| option | default | allowed | meaning |", "| --- | --- | --- | --- |"]
+    def option_rows(cls) -> list[tuple[str, str, str, str]]:
+        """``(option, default, allowed, meaning)`` per option, for docs, help and tables."""
+        rows = []
         for f in dataclasses.fields(cls):
             kind = type(f.default) if f.default is not None else int
-            rows.append(f"| `{f.name}` | `{f.default!r}` | {_allowed_text(f.metadata, kind)} "
-                        f"| {f.metadata['doc']} |")
+            rows.append((f.name, repr(f.default), _allowed_text(f.metadata, kind),
+                         f.metadata["doc"]))
+        return rows
+
+    @classmethod
+    def describe(cls) -> str:
+        """A Markdown table of the options, for docs."""
+        rows = ["| option | default | allowed | meaning |", "| --- | --- | --- | --- |"]
+        rows += [f"| `{name}` | `{default}` | {allowed} | {doc} |"
+                 for name, default, allowed, doc in cls.option_rows()]
         return "\n".join(rows)

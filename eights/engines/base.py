@@ -494,3 +494,19 @@ class Engine:
     def render(self, seat: int | None = None) -> str:
         """A plain-text picture of the game, from ``seat``'s view (the referee's if None)."""
         raise NotImplementedError
+
+    def __repr__(self) -> str:
+        """``CrazyEightsGame(num_players=2, seed=7; turn 3, player 0 to act)``: the options
+        that differ from the variant's defaults, the seed, and where the game stands."""
+        options = [f"num_players={self.num_players}"] + [
+            f"{f.name}={getattr(self.config, f.name)!r}"
+            for f in dataclasses.fields(self.config)
+            if f.name != "num_players" and getattr(self.config, f.name) != f.default]
+        if self.terminated:
+            where = "over, winners " + (", ".join(map(str, self.winners)) or "none")
+        elif self.truncated:
+            where = "truncated"
+        else:
+            where = f"player {self.current_player} to act"
+        return (f"{type(self).__name__}({', '.join(options)}, seed={self.seed}; "
+                f"turn {self.turn}, {where})")

@@ -50,8 +50,8 @@ class CrazyEightsConfig(PileConfig):
                                min=1)
     king_draw: int = option(2, doc="cards a King makes the next player draw", min=0, max=10)
     may_keep_drawn_card: bool = option(
-        False, doc="a player who draws a playable card may pass and keep it (default: it "
-                   "must be played, as the key list's 'pass only if you still can't play')")
+        False, doc="a player who draws a playable card may keep it and pass (by default it "
+                   "must be played)")
 
     def goal(self) -> str:
         if self.match:

@@ -68,6 +68,9 @@ def load_model(path: str | os.PathLike, env: Any = None, for_training: bool = Fa
     replaced by constants, so a model loads even where the pickled training
     schedules would not.
     """
+    from ..extras import require_extra
+
+    require_extra("train", f"reading the checkpoint {str(path)!r}")
     from sb3_contrib import MaskablePPO
 
     read_metadata(path)
@@ -76,8 +79,27 @@ def load_model(path: str | os.PathLike, env: Any = None, for_training: bool = Fa
     return MaskablePPO.load(path, env=env, device="cpu", custom_objects=custom)
 
 
+#: the checkpoints of a run directory an export takes, in order of preference
+RUN_CHECKPOINTS = ("best.zip", "final.zip", "latest.zip")
+
+
+def checkpoint_of(path: str | os.PathLike) -> Path:
+    """``path`` itself, or for a run directory its best checkpoint (else final, else latest)."""
+    path = Path(path)
+    if not path.is_dir():
+        return path
+    for name in RUN_CHECKPOINTS:
+        if (path / name).is_file():
+            return path / name
+    raise ConfigError(f"the run directory {str(path)!r} holds no checkpoint "
+                      f"({', '.join(RUN_CHECKPOINTS)}); give a checkpoint .zip")
+
+
 def export_policy(checkpoint: str | os.PathLike, out: str | os.PathLike) -> Path:
     """Write a checkpoint's policy network as a numpy ``.npz`` (atomically).
+
+    ``checkpoint`` is a checkpoint zip or a run directory (its ``best.zip``, else
+    ``final.zip``, else ``latest.zip``).
 
     The export is what the package ships: a few hundred kB, and
     :class:`~eights.agents.policy.PolicyAgent` plays it without torch. It
@@ -89,6 +111,7 @@ def export_policy(checkpoint: str | os.PathLike, out: str | os.PathLike) -> Path
     final = Path(out)
     if final.suffix != ".npz":
         raise ConfigError(f"export path {str(final)!r} must end in .npz")
+    checkpoint = checkpoint_of(checkpoint)
     meta = read_metadata(checkpoint)
     net = NumpyPolicy.from_sb3(load_model(checkpoint).policy)
     tmp = final.with_name(f".{final.stem}.{os.getpid()}.tmp.npz")
@@ -100,5 +123,5 @@ def export_policy(checkpoint: str | os.PathLike, out: str | os.PathLike) -> Path
     return final
 
 
-__all__ = ["METADATA_MEMBER", "export_policy", "load_model", "read_metadata",
-           "save_checkpoint"]
+__all__ = ["METADATA_MEMBER", "RUN_CHECKPOINTS", "checkpoint_of", "export_policy", "load_model",
+           "read_metadata", "save_checkpoint"]

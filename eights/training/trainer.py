@@ -158,6 +158,9 @@ def train(settings: TrainSettings, console: Any = None,
 
     See the module docstring for what the run directory holds.
     """
+    from ..extras import require_extra
+
+    require_extra("train", "training")
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.utils import set_random_seed
