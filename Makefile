@@ -1,5 +1,8 @@
 # `make run` and `make test` each bootstrap .venv on a fresh machine (Python 3.11 + package registries).
-PYTHON ?= python3.11
+# The first Python >= 3.10 on PATH, 3.11 preferred (the version CI runs); `make PYTHON=...` overrides.
+PYTHON ?= $(shell for p in python3.11 python3.12 python3.13 python3.10 python3; do \
+	  command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 10))' \
+	  2>/dev/null && { echo $$p; break; }; done)
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt
@@ -7,6 +10,9 @@ PIP    := $(PY) -m pip install --quiet --disable-pip-version-check -c constraint
 .PHONY: run test lint bench clean
 
 $(VENV)/.created:
+	@test -n "$(PYTHON)" || { echo "error: no Python 3.10 or newer on PATH (tried python3.11," \
+	  "python3.12, python3.13, python3.10, python3); install one or run: make PYTHON=/path/to/python"; \
+	  exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
 	touch $@

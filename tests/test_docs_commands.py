@@ -1,0 +1,232 @@
+"""Every command in README.md and docs/*.md works as written.
+
+Each Markdown file's fenced blocks are read in order: ``sh``/``bash``/``shell``
+blocks line by line (a trailing backslash continues a line, ``#`` starts a
+comment), ``console`` blocks by their ``$ `` lines, and ``python`` blocks as whole
+scripts. The commands of one file run in order in one fresh directory (with the
+repository's ``examples`` linked in), so a file may train a model and then play
+it, as a reader would. ``eights`` is the venv's command.
+
+How a block is checked is said by an HTML comment on the line before its fence:
+
+* no comment: each command must exit 0 within :data:`RUN_SECONDS`;
+* ``<!-- commands: start -->``: long-running (a server): it is started and left
+  running in the background while the rest of the file runs, as in a second
+  terminal; it must still be running after :data:`START_SECONDS`, or have exited 0,
+  and it is stopped when the file is done;
+* ``<!-- commands: parse -->``: the ``eights`` arguments must parse and the agent
+  specs in them must be valid (commands that reproduce shipped models in 30
+  minutes or more, too long to run here);
+* ``<!-- commands: skip -->``: not checked (output shown as an example, say).
+
+Shell lines run under ``bash -c``, so pipes work. Lines that bootstrap the
+environment (``make``, ``pip install``) and syntax outlines (``...``,
+``[--option]``) are never run. ``eights play`` gets the keys ``qq`` (leave the
+game) on its input; other commands get an empty input.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+BIN = Path(sys.executable).parent
+RUN_SECONDS = 240
+START_SECONDS = 8
+FENCE = re.compile(r"^```(\w*)\s*$")
+MODE = re.compile(r"<!--\s*commands:\s*(run|start|parse|skip)\b.*-->")
+NEVER_RUN = ("make ", "pip ", ".venv/bin/python -m pip", "python -m pip", "source ", "cd ")
+
+
+@dataclass
+class Command:
+    """One command of a doc: its text, the language of its block, and how it is checked."""
+
+    text: str
+    language: str
+    mode: str
+    line: int
+
+
+def commands_of(path: Path) -> list[Command]:
+    """The commands of a Markdown file, in order (see the module docstring)."""
+    lines = path.read_text().splitlines()
+    out: list[Command] = []
+    i = 0
+    while i < len(lines):
+        fence = FENCE.match(lines[i])
+        if not fence:
+            i += 1
+            continue
+        language = fence.group(1)
+        marker = MODE.search(lines[i - 1]) if i else None
+        mode = marker.group(1) if marker else "run"
+        start = i + 1
+        i += 1
+        body: list[str] = []
+        while i < len(lines) and not lines[i].startswith("```"):
+            body.append(lines[i])
+            i += 1
+        i += 1
+        if language == "python":
+            out.append(Command("\n".join(body), "python", mode, start + 1))
+        elif language in ("sh", "bash", "shell", "console"):
+            out += _shell_commands(body, language, mode, start + 1)
+    return out
+
+
+def _shell_commands(body: list[str], language: str, mode: str, first: int) -> list[Command]:
+    commands: list[Command] = []
+    pending, at = "", first
+    for n, raw in enumerate(body, first):
+        line = raw
+        if language == "console":
+            if not line.startswith("$ "):
+                continue
+            line = line[2:]
+        if not pending:
+            at = n
+        if line.rstrip().endswith("\\"):
+            pending += line.rstrip()[:-1] + " "
+            continue
+        text = _strip_comment(pending + line).strip()
+        pending = ""
+        if text:
+            commands.append(Command(text, "sh", mode, at))
+    return commands
+
+
+def _strip_comment(line: str) -> str:
+    """The line without a trailing ``# comment`` (a ``#`` inside quotes stays)."""
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=False)
+    lexer.whitespace_split = True
+    lexer.commenters = "#"
+    try:
+        words = list(lexer)
+    except ValueError:
+        return line
+    return shlex.join(words) if words else ""
+
+
+def never_run(command: Command) -> bool:
+    text = command.text
+    return (command.mode == "skip" or text.startswith(NEVER_RUN) or "..." in text
+            or "[--" in text)
+
+
+def environment() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
+    env["PYTHONPATH"] = str(ROOT)
+    env.pop("COLUMNS", None)
+    return env
+
+
+def check(command: Command, cwd: Path, background: list[subprocess.Popen]) -> None:
+    """Run one command as its mode says; fail with its output when it does not work."""
+    where = f"line {command.line}: {command.text[:200]}"
+    if command.mode == "parse":
+        parse(command.text, where)
+        return
+    if command.language == "python":
+        argv = [sys.executable, "-c", command.text]
+    else:
+        argv = ["bash", "-c", command.text]
+    words = command.text.split()
+    stdin = "qq" if words[:2] == ["eights", "play"] else ""
+    proc = subprocess.Popen(argv, cwd=cwd, env=environment(), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if command.mode == "start":
+        proc.stdin.close()
+        time.sleep(START_SECONDS)
+        if proc.poll() is None:
+            background.append(proc)
+            return
+        out = proc.stdout.read()
+        assert proc.returncode == 0, f"{where}: exit {proc.returncode}:\n{out[-3000:]}"
+        return
+    try:
+        out, _ = proc.communicate(stdin, timeout=RUN_SECONDS)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+        pytest.fail(f"{where}: still running after {RUN_SECONDS} s:\n{out[-3000:]}")
+    assert proc.returncode == 0, f"{where}: exit {proc.returncode}:\n{out[-3000:]}"
+
+
+def parse(text: str, where: str) -> None:
+    """An ``eights`` command's arguments parse, and its agent specs name real agents."""
+    from eights.agents import check_agent_spec, split_specs
+    from eights.cli import build_parser
+
+    argv = shlex.split(text)
+    assert argv[0] == "eights", f"{where}: only eights commands can be parsed"
+    try:
+        args = build_parser().parse_args(argv[1:])
+    except SystemExit:
+        pytest.fail(f"{where}: the arguments do not parse")
+    players = getattr(args, "players", None) or getattr(args, "num_players", None)
+    for attr in ("agents", "opponents", "eval_opponents"):
+        for spec in split_specs(getattr(args, attr, None) or "", extra_kinds=("self",)):
+            spec = spec.partition("@")[0]
+            if spec == "self" or (spec.startswith("policy:") and "." in spec):
+                continue  # the learner's own checkpoints; a model the command trains first
+            check_agent_spec(spec, args.variant or "crazy_eights", players)
+
+
+def doc_id(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+@pytest.mark.parametrize("path", DOCS, ids=doc_id)
+def test_every_command_of_the_doc_works_as_written(path: Path, tmp_path: Path) -> None:
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    ran = 0
+    started = time.monotonic()
+    background: list[subprocess.Popen] = []
+    try:
+        for command in commands_of(path):
+            if never_run(command):
+                continue
+            check(command, tmp_path, background)
+            ran += 1
+    finally:
+        for proc in background:
+            proc.kill()
+            proc.wait()
+    print(f"{doc_id(path)}: {ran} commands in {time.monotonic() - started:.0f} s")
+
+
+def test_the_reader_finds_commands_where_the_docs_have_them() -> None:
+    """The parser itself: continuation lines, comments, console prompts, markers."""
+    text = "\n".join([
+        "<!-- commands: start -->", "```sh", "eights serve --port 0   # a server", "```",
+        "```console", "$ eights variants", "output line", "```",
+        "```sh", "eights tournament --agents random,heuristic \\", "  --games 4", "```",
+        "<!-- commands: skip -->", "```python", "print(1)", "```",
+    ])
+    doc = Path(os.environ.get("TMPDIR", "/tmp")) / "eights-doc-reader.md"
+    doc.write_text(text)
+    try:
+        found = [(c.text, c.mode, c.language) for c in commands_of(doc)]
+    finally:
+        doc.unlink()
+    assert found == [
+        ("eights serve --port 0", "start", "sh"),
+        ("eights variants", "run", "sh"),
+        ("eights tournament --agents random,heuristic --games 4", "run", "sh"),
+        ("print(1)", "skip", "python"),
+    ]
+    assert never_run(Command("make run", "sh", "run", 1))
+    assert never_run(Command("eights tournament ... --out x", "sh", "run", 1))
+    assert not never_run(Command("eights variants", "sh", "run", 1))
