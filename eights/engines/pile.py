@@ -1,4 +1,4 @@
-"""Machinery shared by the single-discard-pile variants (Crazy Eights, Livery Eights).
+"""Machinery shared by the single-discard-pile variants (Crazy, Livery, Baby-Eating Eights).
 
 What is common to them lives here once: the deal (one card at a time from
 the first player round), the stock and the discard pile, drawing (with or

@@ -1,4 +1,4 @@
-"""Scenario tests for baby_eating_eights: every rule of rules/baby_eating_eights.txt from a
+"""Scenario tests for baby_eating_eights: every rule of the Baby-Eating Eights rules from a
 stacked deck.
 
 Each test that pins an interpretation says "Pins docs/rules/baby_eating_eights.md #N".

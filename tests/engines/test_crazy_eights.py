@@ -1,4 +1,4 @@
-"""Scenario tests for the crazy_eights engine: every rule of rules/crazy_eights.txt.
+"""Scenario tests for the crazy_eights engine: every rule of the Crazy Eights rules sheet.
 
 Each position is dealt from a stacked deck (``CrazyEightsGame.stacked_deck``;
 its ``stock`` lists the stock top first) with a fixed first player, and every

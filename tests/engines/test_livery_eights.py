@@ -1,4 +1,4 @@
-"""Scenario tests for livery_eights: every rule of rules/livery_eights.txt from a stacked deck.
+"""Scenario tests for livery_eights: every rule of the Livery Eights rules from a stacked deck.
 
 Each test that pins an interpretation says "Pins docs/rules/livery_eights.md #N".
 Positions are written as hands, starter and stock top (first card drawn first);
