@@ -22,7 +22,7 @@ $(VENV)/.run: $(VENV)/.created pyproject.toml constraints.txt
 	touch $@
 
 $(VENV)/.test: $(VENV)/.created pyproject.toml constraints.txt
-	$(PIP) -e ".[dev,bench,train,ray]"
+	$(PIP) -e ".[dev,bench,train,ray,rllib]"
 	touch $@ $(VENV)/.run
 
 run: $(VENV)/.run
@@ -30,7 +30,7 @@ run: $(VENV)/.run
 		--games 300 --out runs/make-run --restart
 
 test: $(VENV)/.test
-	$(VENV)/bin/ruff check eights tests benchmarks
+	$(VENV)/bin/ruff check eights tests benchmarks examples
 	$(PY) -m pytest -n 2 -q
 
 bench: $(VENV)/.test

@@ -2,14 +2,27 @@
 
 >>> from eights.envs import crazy_eights_v0
 >>> env = crazy_eights_v0.env(num_players=2)
+
+or by variant id, for code that picks the variant at run time:
+
+>>> from eights.envs import make_env
+>>> env = make_env("crazy_eights", num_players=2, illegal_action="terminate")
+
+There is no ``parallel_env``: turns are sequential and players may act out
+of turn, so the envs are not parallelizable (``metadata["is_parallelizable"]``
+is False).
 """
 
 from __future__ import annotations
 
 from importlib import import_module
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from ..config import ConfigError
+
+if TYPE_CHECKING:  # pettingzoo is imported with the variant module, not with this package
+    from pettingzoo import AECEnv
 
 ENV_MODULES = {
     "crazy_eights": "eights.envs.crazy_eights_v0",
@@ -26,8 +39,21 @@ def env_module(variant: str) -> ModuleType:
     return import_module(ENV_MODULES[variant])
 
 
+def make_env(variant: str, **options: Any) -> AECEnv:
+    """The AEC env of a variant id, as its module's ``env(**options)`` makes it.
+
+    ``options`` are the env options (``render_mode``, ``illegal_action``,
+    ``illegal_reward``) and the game's config options (``num_players=4``);
+    an unknown variant or option is refused naming the known ones.
+    """
+    return env_module(variant).env(**options)
+
+
 def __getattr__(name: str) -> ModuleType:
     for module in ENV_MODULES.values():
         if module.rsplit(".", 1)[1] == name:
             return import_module(module)
     raise AttributeError(name)
+
+
+__all__ = ["ENV_MODULES", "env_module", "make_env"]

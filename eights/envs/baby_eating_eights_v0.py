@@ -6,9 +6,8 @@ player draw, Twos and Kings skip, Fours reverse, Fives and Sevens pick a
 target, Tens drop again, Queens start a round of Jacks, the King of Hearts
 redeals everything); Four in a Row, the Guarantee Joker combo, teams and an
 expanded deck. You must play if you can (Eights, Jokers and the King of
-Hearts may be held back); if you cannot, you draw until you can. Rules:
-``../shared/rules/baby_eating_eights.txt``; interpretations:
-``docs/rules/baby_eating_eights.md``.
+Hearts may be held back); if you cannot, you draw until you can. Rules and how they
+are read here: ``docs/rules/baby_eating_eights.md``.
 
 | | |
 | --- | --- |
@@ -18,6 +17,7 @@ Hearts may be held back); if you cannot, you draw until you can. Rules:
 | Observations | Dict(`observation`: Box(0, 1, (271 + 24n,), float32), `action_mask`: Box(0, 1, (131,), int8)) |
 | Rewards | +1 winners (a whole team wins together), -1 others; `reward="score"`: by cards left |
 | Options | `num_players` (2-8, 2-17 expanded), `deck_type` (auto), `hand_size` (6), `teams` (0), `guarantee_joker` (RJ), `guarantee_cards_per_player` (3), `combo_replaces_draw_four`, `three_cancels_king_of_hearts`, `ten_again_draws`, `six_nine_four_in_a_row`, `two_player_king` (again), `reward`, `max_turns` (3000) |
+| Env options | `render_mode` (None, "ansi", "human"), `illegal_action` ("raise": IllegalActionError, game unchanged; "terminate": the game ends, `illegal_reward` (-1) to the agent that played it, 0 to the others), `illegal_reward` (-1) |
 
 ## Action space
 

@@ -7,10 +7,22 @@ seat's :class:`~eights.engines.base.PlayerView` by the variant's encoder;
 rewards come at the end (+1 winners, -1 others, or points with
 ``reward="score"``); a game past ``max_turns`` is truncated.
 
-An illegal action raises :class:`~eights.engines.base.IllegalActionError`
-naming the action and the legal ones, and leaves the game as it was
-(PettingZoo's ``TerminateIllegalWrapper`` would instead end the game, which
-hides bugs in agents).
+What an illegal action does is the env option ``illegal_action``:
+
+* ``"raise"`` (the default): :class:`~eights.engines.base.IllegalActionError`
+  naming the action and the legal ones, and the game is left as it was. An
+  agent that ignores the mask is a bug, and this shows it at once.
+* ``"terminate"``: as PettingZoo's ``TerminateIllegalWrapper``, the game ends
+  there. The acting agent gets ``illegal_reward`` (-1), the others 0, every
+  agent is terminated, every agent's info has ``illegal_action`` (the
+  action's text) and ``illegal_agent`` (who played it), and the masks are all
+  zeros. Frameworks that probe an env with unmasked random actions (RLlib's
+  env check) need it. Actions outside the action space still raise, as
+  PettingZoo's ``AssertOutOfBoundsWrapper`` does.
+
+The env options (``render_mode``, ``illegal_action``, ``illegal_reward``) are
+keywords of ``env()`` next to the game's config options; a name that is
+neither is refused with both lists.
 
 ``env()`` returns this class itself rather than wrapping it in PettingZoo's
 ``OrderEnforcingWrapper`` and ``AssertOutOfBoundsWrapper``: it makes both
@@ -33,9 +45,23 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from ..engines.base import Engine
+from ..actions import ActionError
+from ..config import ConfigError
+from ..engines.base import Engine, IllegalActionError
 
 RESET_OPTIONS = ("deck", "first_player")
+#: keywords of ``env()`` that configure the env rather than the game
+ENV_OPTIONS = ("render_mode", "illegal_action", "illegal_reward")
+ILLEGAL_ACTION_MODES = ("raise", "terminate")
+
+
+def check_illegal_reward(value: Any) -> float:
+    """``illegal_reward`` as a float; a bool, a non-number or a non-finite number is refused."""
+    number = isinstance(value, (int, float, np.integer, np.floating))
+    if isinstance(value, bool) or not (number and np.isfinite(value)):
+        raise ConfigError(f"illegal_reward={value!r} is not allowed; use a finite number "
+                          f"such as -1")
+    return float(value)
 
 
 class EightsEnv(AECEnv):
@@ -46,14 +72,26 @@ class EightsEnv(AECEnv):
     }
 
     def __init__(self, engine_cls: type[Engine], encoder_factory: Callable[[Any], Any],
-                 render_mode: str | None = None, **options: Any):
+                 render_mode: str | None = None, illegal_action: str = "raise",
+                 illegal_reward: float = -1.0, **options: Any):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode={render_mode!r} is not allowed; use one of "
                 f"{', '.join(self.metadata['render_modes'])} or None"
             )
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ConfigError(f"illegal_action={illegal_action!r} is not allowed; use one of "
+                              f"{', '.join(map(repr, ILLEGAL_ACTION_MODES))}")
+        unknown = sorted(set(options) - set(engine_cls.Config.options()))
+        if unknown:
+            raise ConfigError(
+                f"{engine_cls.variant}: unknown option(s) {', '.join(unknown)}; the game "
+                f"options are {', '.join(engine_cls.Config.options())} and the env options "
+                f"are {', '.join(ENV_OPTIONS)}")
         self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_reward = check_illegal_reward(illegal_reward)
         self.config = engine_cls.Config.from_options(**options)
         self.engine = engine_cls(self.config, seed=0)
         self.encoder = encoder_factory(self.config)
@@ -70,6 +108,7 @@ class EightsEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
         self._num_actions = num_actions
         self._seed_rng: np.random.Generator | None = None
+        self._stopped = False  # ended by an illegal action (illegal_action="terminate")
         self.agents: list[str] = []
 
     # PettingZoo asks for spaces through these methods.
@@ -92,6 +131,7 @@ class EightsEnv(AECEnv):
             )
         self.engine.reset(seed=game_seed, deck=options.get("deck"),
                           first_player=options.get("first_player"))
+        self._stopped = False
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -128,7 +168,7 @@ class EightsEnv(AECEnv):
                            f"{', '.join(self.possible_agents)}")
         view = self.engine.view(seat)
         mask = np.zeros(self._num_actions, dtype=np.int8)
-        if view.legal_actions:
+        if view.legal_actions and not self._stopped:
             mask[list(view.legal_actions)] = 1
         return {"observation": self.encoder.encode(view), "action_mask": mask}
 
@@ -138,11 +178,38 @@ class EightsEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        try:
+            self.engine.step(action)
+        except IllegalActionError:
+            # the engine refuses before changing anything, so the game is as it was
+            if self.illegal_action == "raise" or not self._in_action_space(action):
+                raise
+            self._stop_on_illegal(agent, action)
+            return
         self._cumulative_rewards[agent] = 0.0
-        self.engine.step(action)
         self._sync()
         if self.render_mode == "human":
             self.render()
+
+    def _in_action_space(self, action: Any) -> bool:
+        try:
+            self.engine.actions.coerce(action)
+        except ActionError:
+            return False
+        return True
+
+    def _stop_on_illegal(self, agent: str, action: Any) -> None:
+        """End the game for ``illegal_action="terminate"``: ``illegal_reward`` to ``agent``."""
+        text = self.engine.action_text(self.engine.actions.coerce(action))
+        self._stopped = True
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = self.illegal_reward
+        for other in self.agents:
+            self.terminations[other] = True
+            self.infos[other] = {**self.infos[other], "illegal_action": text,
+                                 "illegal_agent": agent}
+        self._accumulate_rewards()
 
     def render(self) -> str | None:
         self._require_reset("render()")
@@ -169,12 +236,21 @@ def variant_env(engine_cls: type[Engine], encoder_factory: Callable[[Any], Any],
     """
 
     class raw_env(EightsEnv):  # PettingZoo names the unwrapped env class raw_env
-        def __init__(self, render_mode: str | None = None, **options: Any):
-            super().__init__(engine_cls, encoder_factory, render_mode=render_mode, **options)
+        def __init__(self, render_mode: str | None = None, illegal_action: str = "raise",
+                     illegal_reward: float = -1.0, **options: Any):
+            super().__init__(engine_cls, encoder_factory, render_mode=render_mode,
+                             illegal_action=illegal_action, illegal_reward=illegal_reward,
+                             **options)
 
-    def env(render_mode: str | None = None, **options: Any) -> AECEnv:
-        """The env; ``options`` are the game's config options (``num_players=4``)."""
-        return raw_env(render_mode=render_mode, **options)
+    def env(render_mode: str | None = None, illegal_action: str = "raise",
+            illegal_reward: float = -1.0, **options: Any) -> AECEnv:
+        """The env; ``options`` are the game's config options (``num_players=4``).
+
+        ``illegal_action`` is ``"raise"`` or ``"terminate"`` (the game ends,
+        ``illegal_reward`` to the agent that played it); see :mod:`eights.envs.base`.
+        """
+        return raw_env(render_mode=render_mode, illegal_action=illegal_action,
+                       illegal_reward=illegal_reward, **options)
 
     raw_env.__module__ = env.__module__ = module
     return raw_env, env

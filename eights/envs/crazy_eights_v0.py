@@ -2,9 +2,8 @@
 
 2-8 players shed their hands onto one discard pile, matching its rank or
 suit; 8s are wild and name the suit; J reverses (a skip with two players),
-Q skips, K makes the next player draw two. Rules:
-``../shared/rules/crazy_eights.txt``; interpretations:
-``docs/rules/crazy_eights.md``.
+Q skips, K makes the next player draw two. Rules and how they
+are read here: ``docs/rules/crazy_eights.md``.
 
 | | |
 | --- | --- |
@@ -13,7 +12,8 @@ Q skips, K makes the next player draw two. Rules:
 | Actions | Discrete(58) |
 | Observations | Dict(`observation`: Box(0, 1, (201 + 21n,), float32), `action_mask`: Box(0, 1, (58,), int8)) |
 | Rewards | +1 winner(s), -1 others at the end; `reward="score"`: points vs the table mean / 100 |
-| Options | `num_players` (2-8), `num_decks` (2), `hand_size` (7), `match` (False), `target_score` (500), `king_draw` (2), `reward`, `max_turns` (2000) |
+| Options | `num_players` (2-8), `num_decks` (2), `hand_size` (7), `match` (False), `target_score` (500), `king_draw` (2), `may_keep_drawn_card` (False), `reward`, `max_turns` (2000) |
+| Env options | `render_mode` (None, "ansi", "human"), `illegal_action` ("raise": IllegalActionError, game unchanged; "terminate": the game ends, `illegal_reward` (-1) to the agent that played it, 0 to the others), `illegal_reward` (-1) |
 
 ## Action space
 

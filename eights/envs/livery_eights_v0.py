@@ -5,8 +5,8 @@ if you can, else pick up one card; 8s are wild and nominate a suit, Aces skip
 the next player, Queens reverse, 2s stack (+2 each); a player left with one
 card must call "last card" before the next player acts, or anyone may
 challenge them for a two-card penalty. Lowest points win; a match is five
-games. Rules: ``../shared/rules/livery_eights.txt``; interpretations:
-``docs/rules/livery_eights.md``.
+games. Rules and how they
+are read here: ``docs/rules/livery_eights.md``.
 
 | | |
 | --- | --- |
@@ -15,7 +15,8 @@ games. Rules: ``../shared/rules/livery_eights.txt``; interpretations:
 | Actions | Discrete(60) |
 | Observations | Dict(`observation`: Box(0, 1, (201 + 21n,), float32), `action_mask`: Box(0, 1, (60,), int8)) |
 | Rewards | +1 winner(s), -1 others at the end; `reward="score"`: minus points vs the table mean / 100 |
-| Options | `num_players` (2-8), `num_decks` (1), `hand_size` (5), `match` (False), `match_games` (5), `reshuffle_empty_stock` (False), `must_stack_twos` (False), `last_card_penalty` (2), `reward`, `max_turns` (2000) |
+| Options | `num_players` (2-8), `num_decks` (1), `hand_size` (5), `match` (False), `match_games` (5), `reshuffle_empty_stock` (False), `must_stack_twos` (True), `last_card_penalty` (2), `reward`, `max_turns` (2000) |
+| Env options | `render_mode` (None, "ansi", "human"), `illegal_action` ("raise": IllegalActionError, game unchanged; "terminate": the game ends, `illegal_reward` (-1) to the agent that played it, 0 to the others), `illegal_reward` (-1) |
 
 ## Action space
 

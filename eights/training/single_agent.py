@@ -2,8 +2,11 @@
 
 The learner holds one seat; every other seat is played by an opponent drawn
 from an :class:`~eights.training.opponents.OpponentPool` at each reset (built-in
-agents, search, or earlier checkpoints of the learner itself). The learner's
-seat rotates across episodes (``seat=None``), so a policy learns every seat.
+agents, search, or earlier checkpoints of the learner itself). With
+``seat=None`` the learner's seat is drawn at each reset from the env's seeded
+``np_random``, so a policy learns every seat while ``reset(seed=s)`` always
+deals the same episode (Gymnasium's ``check_env`` checks exactly that; a seat
+taken from an episode counter would not be reproducible from the seed).
 
 Between two learner decisions the opponents play out of sight: ``step``
 applies the learner's action, then lets the engine's current player act
@@ -39,6 +42,7 @@ from ..config import ConfigError
 from ..engines import engine_class
 from ..engines.base import IllegalActionError
 from ..envs import env_module
+from ..envs.base import check_illegal_reward
 from .opponents import OpponentPool
 
 ILLEGAL_ACTION_MODES = ("lose", "raise")
@@ -47,7 +51,11 @@ ILLEGAL_ACTION_MODES = ("lose", "raise")
 class SingleAgentEnv(gym.Env):
     """One learner seat against a pool of opponents; see the module docstring."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
+
+    #: the wrapper's own keywords; every other keyword is a game config option
+    WRAPPER_OPTIONS = ("variant", "opponents", "seat", "illegal_action", "illegal_reward",
+                       "render_mode")
 
     def __init__(self, variant: str, opponents: OpponentPool | str = "random",
                  seat: int | None = None, illegal_action: str = "lose",
@@ -60,26 +68,32 @@ class SingleAgentEnv(gym.Env):
             raise ConfigError(f"render_mode={render_mode!r} is not allowed; use 'ansi' or None")
         cls = engine_class(variant)
         self.variant = variant
+        unknown = sorted(set(options) - set(cls.Config.options()))
+        if unknown:
+            raise ConfigError(
+                f"{variant}: unknown option(s) {', '.join(unknown)}; the game options are "
+                f"{', '.join(cls.Config.options())} and the wrapper's are "
+                f"{', '.join(self.WRAPPER_OPTIONS)}")
         self.config = cls.Config.from_options(**options)
         self.engine = cls(self.config, seed=0)
         self.encoder = env_module(variant).encoder(self.config)
         n = self.config.num_players
-        if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
+                                 or not 0 <= seat < n):
             raise ConfigError(f"seat={seat!r} is not at this table; use 0..{n - 1} or None "
-                              f"to rotate seats across episodes")
+                              f"to draw the seat at each reset")
         self.fixed_seat = seat
         self.pool = opponents if isinstance(opponents, OpponentPool) else OpponentPool.parse(
             opponents)
         self.pool.check(variant)
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_illegal_reward(illegal_reward)
         self.render_mode = render_mode
         num_actions = len(cls.actions)
         self.observation_space = spaces.Box(0.0, 1.0, (self.encoder.size,), dtype=np.float32)
         self.action_space = spaces.Discrete(num_actions)
         self._mask = np.zeros(num_actions, dtype=bool)
         self.seat = 0 if seat is None else seat
-        self._episodes = 0
         self._opponents: list[Any] = []
         self._started = False
 
@@ -90,8 +104,7 @@ class SingleAgentEnv(gym.Env):
         options = dict(options or {})
         n = self.config.num_players
         if self.fixed_seat is None:
-            self.seat = self._episodes % n
-        self._episodes += 1
+            self.seat = int(self.np_random.integers(n))
         deck, first = options.pop("deck", None), options.pop("first_player", None)
         if options:
             raise ConfigError(f"reset options {sorted(options)} are not used; the reset "

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import check_env as gym_check_env
 from stable_baselines3.common.env_checker import check_env
 
 from eights.cards import card_text, parse_cards
@@ -11,6 +14,7 @@ from eights.config import ConfigError
 from eights.engines import engine_class
 from eights.engines.base import IllegalActionError
 from eights.training import OpponentPool, SingleAgentEnv
+from eights.training.trainer import TrainSettings, make_env_fns
 from tests.conftest import available_variants
 
 VARIANTS = available_variants()
@@ -34,6 +38,22 @@ def random_episode(env: SingleAgentEnv, rng: np.random.Generator, seed: int | No
 @pytest.mark.parametrize("players", [2, 3])
 def test_check_env(variant, players):
     check_env(SingleAgentEnv(variant, "random", num_players=players))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("render_mode", [None, "ansi"])
+def test_gymnasium_check_env(variant, render_mode):
+    """Gymnasium's checker, determinism under a seed included, with no warning but one.
+
+    The one: without a spec it cannot re-make the env in its other render modes;
+    tests/test_registration.py checks the registered ids, which have specs.
+    """
+    env = SingleAgentEnv(variant, "random@1,heuristic@1", num_players=3, render_mode=render_mode)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        gym_check_env(env)
+    messages = [str(w.message) for w in caught]
+    assert [m for m in messages if "not having a spec" not in m] == []
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -82,15 +102,28 @@ def test_score_rewards_follow_the_config():
     assert abs(reward) not in (0.0, 1.0)
 
 
-def test_seats_rotate_across_episodes_and_can_be_fixed():
+def test_the_seat_follows_the_reset_seed_and_can_be_fixed():
     env = SingleAgentEnv("crazy_eights", "random", num_players=3)
-    seats = []
-    for episode in range(6):
-        _, info = env.reset(seed=episode)
-        seats.append(info["seat"])
-    assert seats == [0, 1, 2, 0, 1, 2]
+    seats = [env.reset(seed=k)[1]["seat"] for k in range(30)]
+    assert set(seats) == {0, 1, 2}
+    again = SingleAgentEnv("crazy_eights", "random", num_players=3)
+    assert [again.reset(seed=k)[1]["seat"] for k in range(30)] == seats
     fixed = SingleAgentEnv("crazy_eights", "random", num_players=3, seat=2)
     assert {fixed.reset(seed=k)[1]["seat"] for k in range(4)} == {2}
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_training_envs_rotate_through_every_seat(players):
+    """The trainer seeds each env once, then Gymnasium's autoreset calls reset() unseeded."""
+    settings = TrainSettings(num_players=players, n_envs=2, opponents="random")
+    counts = []
+    for make in make_env_fns(settings, settings.opponents):
+        env = make()
+        seats = [env.reset()[1]["seat"] for _ in range(40 * players)]
+        counts.append(np.bincount(seats, minlength=players))
+    for count in counts:
+        assert count.min() >= 20, count  # every seat, and none starved
+    assert not np.array_equal(*counts)  # the two envs' seeds give different sequences
 
 
 def test_the_learner_only_acts_on_its_turn_and_opponents_play_between():
@@ -161,6 +194,9 @@ def test_stacked_deck_reset_option():
     ({"opponents": "self"}, "first checkpoint"),
     ({"seat": 5}, "seat"),
     ({"illegal_action": "ignore"}, "illegal_action"),
+    ({"illegal_reward": "x"}, "illegal_reward"),
+    ({"seat": True}, "seat"),
+    ({"num_playerz": 3}, "unknown option.*num_players.*opponents"),
     ({"num_players": 9}, "num_players"),
 ])
 def test_bad_arguments_are_named(bad, message):

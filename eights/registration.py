@@ -1,0 +1,57 @@
+"""Gymnasium ids for the single-agent wrapper, registered when ``eights`` is imported.
+
+Every variant gets ``eights/<CamelCaseVariant>-v0``, the version matching its
+PettingZoo module (``crazy_eights_v0``)::
+
+    import gymnasium
+    import eights  # registers the ids
+    env = gymnasium.make("eights/CrazyEights-v0", opponents="heuristic", num_players=2)
+
+``gymnasium.make("eights:eights/CrazyEights-v0")`` imports ``eights`` itself
+first, for code that only holds an id string. Keywords to ``make`` go to
+:class:`~eights.training.single_agent.SingleAgentEnv`: its own (``opponents``,
+``seat``, ``illegal_action``, ``illegal_reward``, ``render_mode``) and the
+game's config options.
+
+Why on import rather than a ``gymnasium.envs`` entry point: Gymnasium 1.0
+dropped its entry-point plugin loader, so such an entry point would never be
+read; registering on import is what Gymnasium documents now. It stays cheap:
+the entry point is a string, so nothing of the wrapper, its agents, torch or
+stable-baselines3 is imported until an env is made; only Gymnasium's own
+registry module is.
+"""
+
+from __future__ import annotations
+
+from gymnasium.envs.registration import register, registry
+
+from .engines import VARIANTS
+
+#: the wrapper every id makes; ``variant`` is bound per id
+ENTRY_POINT = "eights.training.single_agent:SingleAgentEnv"
+NAMESPACE = "eights"
+VERSION = 0
+
+
+def gym_id(variant: str) -> str:
+    """The Gymnasium id of a variant: ``crazy_eights`` -> ``eights/CrazyEights-v0``."""
+    name = "".join(part.capitalize() for part in variant.split("_"))
+    return f"{NAMESPACE}/{name}-v{VERSION}"
+
+
+#: variant id -> Gymnasium id, for every variant
+GYM_IDS = {variant: gym_id(variant) for variant in VARIANTS}
+
+
+def register_envs() -> None:
+    """Register every variant's id with Gymnasium; ids already registered are left as they are.
+
+    Skipping known ids keeps a re-import (``importlib.reload``) from printing
+    Gymnasium's "Overriding environment" warning.
+    """
+    for variant, env_id in GYM_IDS.items():
+        if env_id not in registry:
+            register(id=env_id, entry_point=ENTRY_POINT, kwargs={"variant": variant})
+
+
+__all__ = ["ENTRY_POINT", "GYM_IDS", "gym_id", "register_envs"]
