@@ -7,6 +7,7 @@ description and ``schema.json`` the JSON Schema of every message.
 
 * :mod:`~eights.protocol.messages`: building, writing and strictly reading messages
 * :mod:`~eights.protocol.views`: a PlayerView as JSON and back (what a bot may see)
+* :mod:`~eights.protocol.view_rules`: the view fields a frontend must send, and the others' defaults
 * :mod:`~eights.protocol.session`: the bot's side of a session, around a built-in agent
 * :mod:`~eights.protocol.stdio`: a bot over stdin/stdout (``eights bot``)
 * :mod:`~eights.protocol.server`: a WebSocket bot server (``eights serve``)
@@ -23,7 +24,7 @@ from typing import Any
 
 from .errors import ERROR_CODES, FAILURE_KINDS, BotFailure, BotForfeit, ProtocolError
 from .messages import PROTOCOL, SUPPORTED_PROTOCOLS, encode, load_schema, parse_message
-from .views import view_from_json, view_to_json
+from .views import read_view, view_from_json, view_to_json
 
 
 def __getattr__(name: str) -> Any:
@@ -41,5 +42,5 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "ERROR_CODES", "FAILURE_KINDS", "PROTOCOL", "SUPPORTED_PROTOCOLS", "BotFailure", "BotForfeit",
     "BotServer", "ExternalAgent", "ProtocolError", "encode", "load_schema", "parse_message",
-    "view_from_json", "view_to_json",
+    "read_view", "view_from_json", "view_to_json",
 ]

@@ -10,6 +10,13 @@ A message that breaks the protocol is answered with an ``error`` naming what
 was wrong; the session goes on, because one bad message is no reason to lose
 a game. Only ``max_errors`` errors in a row end it, so a client that sends
 nothing but garbage is cut off.
+
+A hello for a table the agent cannot play (``policy`` without a model for
+that many players) is refused with ``bad_config`` at once, not at the first
+decision. A frontend may leave out a view's optional fields; when the agent
+cannot decide on the view so filled in (a search whose sampled positions do
+not fit a default), the session logs why and answers with the variant's
+heuristic instead, so the frontend still gets a legal move.
 """
 
 from __future__ import annotations
@@ -19,12 +26,13 @@ import random
 from typing import Any
 
 from ..actions import ActionError
-from ..agents import Agent, make_agent
+from ..agents import Agent, check_agent_spec, make_agent
 from ..config import ConfigError, GameConfig
 from ..engines import VARIANTS, engine_class
+from ..engines.base import PlayerView
 from . import messages as m
 from .errors import ProtocolError
-from .views import view_from_json
+from .views import read_view, view_from_json
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +63,9 @@ class BotSession:
         self.game: int | None = None
         self.errors_in_row = 0
         self.decisions = 0
+        #: decisions the fallback heuristic answered because the agent failed on defaults
+        self.fallbacks = 0
+        self._fallback: Agent | None = None
 
     # ----------------------------------------------------------------- entry
     def handle(self, text: str | bytes) -> tuple[list[dict[str, Any]], bool]:
@@ -110,13 +121,21 @@ class BotSession:
             raise ProtocolError("bad_config", f"config: {err}") from None
         except TypeError as err:
             raise ProtocolError("bad_config", f"config: {err}") from None
-        if self.agent is None or variant != self.variant:
+        agent = self.agent
+        if agent is None or variant != self.variant:
             try:
-                self.agent = make_agent(self.agent_spec, variant, self.seed)
+                agent = make_agent(self.agent_spec, variant, self.seed)
             except ConfigError as err:
                 raise ProtocolError("unsupported_variant",
                                     f"the agent {self.agent_spec!r} cannot play {variant}: {err}"
                                     ) from None
+        try:
+            check_agent_spec(self.agent_spec, variant, **config.to_dict())
+        except ConfigError as err:
+            raise ProtocolError("bad_config", f"the agent {self.agent_spec!r} cannot play this "
+                                              f"table: {err}") from None
+        if agent is not self.agent:
+            self.agent, self._fallback = agent, None
         self.variant, self.config = variant, config
         self.game = None
         log.info("session %s: hello from %s: %s, %s", self.name, msg.get("name", "a frontend"),
@@ -134,7 +153,8 @@ class BotSession:
             except ActionError as err:
                 raise ProtocolError("bad_value", f"legal[{i}]: {err}", id_) from None
         try:
-            view = view_from_json(msg["view"], self.variant, self.config, tuple(sorted(legal)))
+            view, filled = read_view(msg["view"], self.variant, self.config,
+                                     tuple(sorted(legal)))
         except ProtocolError as err:
             err.id = id_
             raise
@@ -149,14 +169,36 @@ class BotSession:
         try:
             chosen = self.agent.act(view)
         except Exception as err:  # the agent's own failure: report it, keep serving
-            log.exception("session %s: the agent failed on decision %s", self.name, id_)
-            raise ProtocolError("agent_error", f"the agent {self.agent_spec!r} failed on this "
-                                               f"view: {type(err).__name__}: {err}", id_) from None
+            if not filled:
+                log.exception("session %s: the agent failed on decision %s", self.name, id_)
+                raise ProtocolError("agent_error", f"the agent {self.agent_spec!r} failed on "
+                                                   f"this view: {type(err).__name__}: {err}",
+                                    id_) from None
+            chosen = self._fall_back(view, filled, err, id_)
         if chosen not in view.legal_actions:
             raise ProtocolError("agent_error", f"the agent {self.agent_spec!r} chose "
                                                f"{chosen!r}, which is not legal", id_)
         self.decisions += 1
         return m.action(id_, actions.text(chosen))
+
+    def _fall_back(self, view: PlayerView, filled: tuple[str, ...], err: Exception,
+                   id_: int) -> int:
+        """The heuristic's choice, when the agent failed on a view with defaults filled in.
+
+        A search agent samples positions that fit the view; a default that
+        does not fit what the frontend's game really holds (a wild starter
+        it did not mark ``free``, say) can leave no such position. That is a
+        gap in what the frontend sent, not a reason to lose the decision.
+        """
+        assert self.variant is not None
+        log.warning("session %s: the agent %r could not decide %s on this view (%s: %s); the "
+                    "frontend left out %s and the defaults may not fit its game, so the "
+                    "heuristic answers instead. Sending those fields lets the agent decide.",
+                    self.name, self.agent_spec, id_, type(err).__name__, err, ", ".join(filled))
+        if self._fallback is None:
+            self._fallback = make_agent("heuristic", self.variant, self.seed)
+        self.fallbacks += 1
+        return self._fallback.act(view)
 
     def _game_over(self, msg: dict[str, Any]) -> None:
         assert self.variant is not None and self.config is not None

@@ -10,9 +10,13 @@ Each view class declares the kind of each of its fields (``field_kinds``,
 next to the fields themselves). A view with a field missing there is refused
 rather than sent (or dropped) silently: a new variant's author must say how
 each field is written.
-``view_from_json`` is the exact inverse, so a bot written with this library
-(``eights bot``, ``eights serve``) hands its agent the very view the frontend
-had.
+
+Our frontends write every field (:func:`view_to_json`), but a frontend in
+another language should not have to keep our bookkeeping: only what a table
+shows is required, and :func:`view_from_json` fills in the rest from
+:mod:`~eights.protocol.view_rules`'s per-variant defaults, so our agents
+always get a complete view. Given every field, it is the exact inverse of
+:func:`view_to_json`.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from ..config import GameConfig
 from ..engines import engine_class
 from ..engines.base import Event, PlayerView, SeatHistory
 from .errors import ProtocolError
+from .view_rules import Known, RequiredWhile, rules_for
 
 #: view fields that travel elsewhere: variant and config in the hello, the legal
 #: actions in the decide message, the events as ``history``
@@ -266,32 +271,115 @@ def event_from_json(path: str, data: Any, n: int) -> Event:
     return Event(kind, player, card, arg)
 
 
-def view_from_json(data: Any, variant: str, config: GameConfig,
-                   legal: tuple[int, ...] = ()) -> PlayerView:
-    """The view ``data`` describes, for ``variant`` under ``config``, with ``legal`` actions.
+@functools.lru_cache(maxsize=64)
+def deck_counts(variant: str, config: GameConfig) -> tuple[int, ...]:
+    """Copies of each card id in the deck ``variant`` plays with under ``config``."""
+    counts = [0] * NUM_KINDS
+    for c in engine_class(variant)(config, seed=0).full_deck():
+        counts[c] += 1
+    return tuple(counts)
 
-    Strict: unknown or missing fields and values of the wrong kind raise a
-    :class:`ProtocolError` naming the field (``view.hand[2]``) and what is
-    allowed. It checks form and counts per seat, not that the position
-    could arise in a game; an agent that meets an impossible position fails
-    on its own (and a bot answers with an ``agent_error``).
+
+def _fill_in(cls: type[PlayerView], variant: str, data: Mapping[str, Any],
+             values: dict[str, Any], known: Known) -> list[str]:
+    """Refuse a missing field required here; fill the optional ones in; the names filled."""
+    kinds = dict(_fields_of(cls))
+    filled = []
+    for name, rule in rules_for(variant).items():
+        if name in data or name == "history":
+            continue
+        if isinstance(rule, RequiredWhile):
+            if rule.applies(known):
+                raise ProtocolError("missing_field", f"view: missing field {name}, required "
+                                                     f"in {variant} {rule.text}")
+            rule = rule.default
+        values[name] = _decode(kinds[name], f"view.{name} (its default)", rule.make(known),
+                               known.n, cls)
+        filled.append(name)
+    return filled
+
+
+def _check_cards(data: Mapping[str, Any], values: Mapping[str, Any],
+                 deck: tuple[int, ...]) -> None:
+    """The hand, the discard pile and the stock must fit the deck the hello's config makes."""
+    top, discards, hand = values["top"], values["discard_counts"], values["hand"]
+    if top >= 0 and discards[top] < 1:
+        raise _bad("view.discard_counts", data.get("discard_counts"),
+                   f"every card of the discard pile, the top one ({card_text(top)}) included")
+    held = list(discards)
+    for c in hand:
+        held[c] += 1
+    for c, k in enumerate(held):
+        if k > deck[c]:
+            raise _bad("view.hand", data["hand"],
+                       f"no more copies of a card than the deck has: with view.discard_counts "
+                       f"it makes {k} {card_text(c)}, the deck {deck[c]} (is the hello's "
+                       f"config right?)")
+    stock = sum(deck) - sum(values["hand_sizes"]) - sum(discards)
+    if stock < 0:
+        raise _bad("view.hand_sizes", data["hand_sizes"],
+                   f"hands that, with view.discard_counts, hold at most the deck's "
+                   f"{sum(deck)} cards (is the hello's config right?)")
+    if "stock_size" in data and "discard_counts" not in data:
+        raise ProtocolError("missing_field", "view: stock_size is sent without "
+                                             "discard_counts; the stock is what the hands and "
+                                             "the discard pile leave of the deck, so send both "
+                                             "or neither")
+    if values["stock_size"] != stock:
+        raise _bad("view.stock_size", values["stock_size"],
+                   f"the deck's {sum(deck)} cards less the hands' {sum(values['hand_sizes'])} "
+                   f"and the discard pile's {sum(discards)}: {stock}")
+
+
+def read_view(data: Any, variant: str, config: GameConfig,
+              legal: tuple[int, ...] = ()) -> tuple[PlayerView, tuple[str, ...]]:
+    """The view ``data`` describes, and the names of the fields filled in by default.
+
+    ``legal`` are the decision's legal actions (none for a game_over view).
+    Strict: unknown or missing required fields and values of the wrong kind
+    raise a :class:`ProtocolError` naming the field (``view.hand[2]``) and
+    what is allowed. It checks form, counts per seat and that the cards fit
+    the deck, not that the position could arise in a game; an agent that
+    meets an impossible position fails on its own.
     """
     if not isinstance(data, dict):
         raise _bad("view", data, "an object")
     cls = view_class(variant)
     fields = _fields_of(cls)
     names = [name for name, _ in fields] + ["history"]
-    check_fields("view", data, names)
+    check_fields("view", data, names, frozenset(rules_for(variant)))
     n = config.num_players
-    values = {name: _decode(kind, f"view.{name}", data[name], n, cls) for name, kind in fields}
+    values = {name: _decode(kind, f"view.{name}", data[name], n, cls)
+              for name, kind in fields if name in data}
+    events = [event_from_json(f"view.history[{i}]", e, n)
+              for i, e in enumerate(_list("view.history", data.get("history", [])))]
+    deck = deck_counts(variant, config) if "discard_counts" in names else ()
+    known = Known(config, tuple(engine_class(variant).actions.texts_of(legal)), values,
+                  events, sum(deck))
+    filled = _fill_in(cls, variant, data, values, known)
+    if "history" not in data:
+        filled.append("history")
     if values["seat"] < 0:
         raise _bad("view.seat", None, f"a seat from 0 to {n - 1}")
     if len(values["hand"]) != values["hand_sizes"][values["seat"]]:
         raise _bad("view.hand", data["hand"],
                    f"as many cards as hand_sizes[{values['seat']}] "
                    f"({values['hand_sizes'][values['seat']]})")
-    events = [tuple(event_from_json(f"view.history[{i}]", e, n))
-              for i, e in enumerate(_list("view.history", data["history"]))]
-    history = SeatHistory(events, len(events), values["seat"], frozenset())
-    return cls(variant=variant, config=config, legal_actions=tuple(legal), seen_events=history,
+    if deck:
+        _check_cards(data, values, deck)
+    values["hand"] = tuple(sorted(values["hand"]))  # in display order, as the engines give it
+    history = SeatHistory([tuple(e) for e in events], len(events), values["seat"], frozenset())
+    view = cls(variant=variant, config=config, legal_actions=tuple(legal), seen_events=history,
                **values)
+    return view, tuple(filled)
+
+
+def view_from_json(data: Any, variant: str, config: GameConfig,
+                   legal: tuple[int, ...] = ()) -> PlayerView:
+    """The view ``data`` describes, its optional fields filled in (:func:`read_view`).
+
+    Given every field, it is the exact inverse of :func:`view_to_json`, so a
+    bot written with this library (``eights bot``, ``eights serve``) hands
+    its agent the very view the frontend had.
+    """
+    return read_view(data, variant, config, legal)[0]

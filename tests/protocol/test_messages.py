@@ -11,6 +11,7 @@ from eights.engines import VARIANTS, make_game
 from eights.engines.crazy_eights import CrazyEightsGame
 from eights.protocol import messages as m
 from eights.protocol.errors import ERROR_CODES, ProtocolError
+from eights.protocol.view_rules import NOT_CONSTANT, RequiredWhile, required_fields, rules_for
 from eights.protocol.views import view_fields
 
 SENDER = {"hello": "frontend", "decide": "frontend", "game_over": "frontend", "bye": "frontend",
@@ -175,11 +176,19 @@ def test_the_schema_refuses_what_the_reader_refuses(validator, text, sender, cod
 def test_schema_matches_the_code(validator) -> None:
     defs = validator.schema["$defs"]
     assert defs["error"]["properties"]["code"]["enum"] == list(ERROR_CODES)
-    view_defs = {"baby_eating_eights": "baby_eating_view"}
     for variant in VARIANTS:
-        name = view_defs.get(variant, "pile_view")
+        name = f"{variant}_view"
         assert list(defs[name]["properties"]) == view_fields(variant), variant
         assert {"$ref": f"#/$defs/{name}"} in defs["view"]["anyOf"]
+        assert defs[name]["required"] == required_fields(variant, view_fields(variant))
+        for field, rule in rules_for(variant).items():
+            prop = defs[name]["properties"][field]
+            default = rule.default if isinstance(rule, RequiredWhile) else rule
+            assert default.text in prop["description"], (variant, field)
+            if default.constant is NOT_CONSTANT:
+                assert "default" not in prop, (variant, field)
+            else:
+                assert prop["default"] == default.constant, (variant, field)
     for kind, (checks, optional) in m.SPECS.items():
         props = defs[kind]["properties"]
         assert set(props) == {"type", *checks}, kind

@@ -275,3 +275,29 @@ def test_a_decision_past_the_decision_timeout_ends_the_session(monkeypatch) -> N
                 assert info.value.rcvd.code == 1011
 
         asyncio.run(client())
+
+
+def test_eights_serve_answers_bad_config_for_a_table_its_agent_cannot_play() -> None:
+    """``eights serve --agent policy`` has no model for three players: the hello says so."""
+    proc = subprocess.Popen([sys.executable, "-m", "eights.cli", "serve", "--agent", "policy",
+                             "--variant", VARIANT, "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert "serving policy playing crazy_eights" in line, line
+        url = line.split(" at ")[1].split()[0]
+
+        async def client() -> None:
+            async with connect(url, proxy=None) as ws:
+                await ws.send(hello_text(num_players=3))
+                err = await expect_error(ws, "bad_config")
+                assert "no shipped model for 3-player crazy_eights" in err["message"]
+                assert "shipped models:" in err["message"]
+                assert "crazy_eights-2p" in err["message"]
+                await ws.send(hello_text(num_players=2))  # the session goes on
+                assert json.loads(await ws.recv())["type"] == "ready"
+
+        asyncio.run(client())
+    finally:
+        proc.terminate()
+        proc.wait(10)

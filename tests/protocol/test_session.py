@@ -146,3 +146,13 @@ def test_informational_messages_get_no_answer() -> None:
     err = only_error(say(session, bad_over))
     assert "winners" in err["message"]
     assert json.loads(m.encode(bad_over))["winners"] == [5]
+
+
+def test_a_hello_for_a_table_the_agent_cannot_play_is_bad_config() -> None:
+    session = BotSession("policy")
+    err = only_error(say(session, hello("crazy_eights", num_players=3)))
+    assert err["code"] == "bad_config"
+    assert "'policy' cannot play this table" in err["message"]
+    assert "shipped models" in err["message"] and "crazy_eights-2p" in err["message"]
+    (ready,), _ = say(session, hello("crazy_eights"))  # two players: a model is shipped
+    assert ready["type"] == "ready"

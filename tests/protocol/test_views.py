@@ -152,9 +152,9 @@ def test_bad_views_are_refused_naming_the_field(change: dict, code: str, words: 
 
 def test_a_missing_field_is_named() -> None:
     view, data = a_view()
-    del data["stock_size"]
+    del data["top"]
     err = refused(data, view)
-    assert err.code == "missing_field" and "stock_size" in err.message
+    assert err.code == "missing_field" and "missing field(s) top" in err.message
 
 
 def test_suit_events_name_the_suit() -> None:

@@ -1,0 +1,292 @@
+"""Which view fields a frontend must send, and what the others are taken to be.
+
+A frontend in another language keeps its own game, and what it knows for
+sure is what a table shows: the seat's hand, the top card, the suit to
+follow, how many cards each seat holds, whose turn it is, and the legal
+actions. Everything else in a view (the discard pile's contents, the stock's
+size, who drew on what, match bookkeeping) is ours, so it is optional: a bot
+built on this library fills each missing field with a documented default,
+and its agents still get a complete :class:`~eights.engines.base.PlayerView`.
+
+A field is *required* when a decision cannot be made without it and
+neither the legal actions nor the rest of the view tell it: livery_eights'
+``pending_draw`` (how many cards a 2 would make you pick up), its
+``offender`` while a challenge is legal, and baby_eating_eights' ``phase``
+(a Jack round's legal actions look like an ordinary turn's). Defaults say
+"unknown" where the protocol can (no history, no draws remembered) and
+derive what the sent fields determine (the stock is the deck less the hands
+and the discards). docs/protocol.md has a table of them per variant, and
+``schema.json`` their ``required`` lists and constant ``default`` values;
+tests keep the three in step.
+
+Defaults are JSON values, exactly what a frontend could have sent, so they
+are checked like sent ones. A variant not listed in :data:`VARIANT_RULES`
+requires every field: a new variant's author decides what is optional.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..cards import NUM_STANDARD, RANK, SUIT, card_text
+from ..config import GameConfig
+from ..engines.base import Event
+
+#: marks a default that is not one JSON value whatever the position
+NOT_CONSTANT = object()
+
+
+@dataclasses.dataclass(frozen=True)
+class Known:
+    """What a view's reader knows when it fills in a missing field.
+
+    ``values`` holds the fields read so far (those sent, then the defaults
+    filled in before this one) in the view's own form: card ids, -1 for none.
+    """
+
+    config: GameConfig
+    legal: tuple[str, ...]
+    values: Mapping[str, Any]
+    events: Sequence[Event]
+    deck_size: int
+
+    @property
+    def n(self) -> int:
+        return self.config.num_players
+
+    @property
+    def top(self) -> int:
+        return self.values["top"]
+
+    def legal_has(self, word: str) -> bool:
+        """Whether a legal action is ``word`` or starts with it (``suit`` for ``suit H``)."""
+        return any(text == word or text.startswith(word + " ") for text in self.legal)
+
+
+@dataclasses.dataclass(frozen=True)
+class Default:
+    """An optional field: ``make`` gives its JSON value when left out, ``text`` says it in words.
+
+    ``constant`` is that value when it is the same in every position (the
+    schema's ``default``), else :data:`NOT_CONSTANT`.
+    """
+
+    text: str
+    make: Callable[[Known], Any]
+    constant: Any = NOT_CONSTANT
+
+
+@dataclasses.dataclass(frozen=True)
+class RequiredWhile:
+    """A field required in some positions (``applies``; ``text`` says which) with a default
+    elsewhere."""
+
+    text: str
+    applies: Callable[[Known], bool]
+    default: Default
+
+
+Rule = Default | RequiredWhile
+
+
+def constant(value: Any) -> Default:
+    """A default that is ``value`` in every position."""
+    return Default(f"`{json.dumps(value)}`", lambda known: value, value)
+
+
+def per_seat(value: Any) -> Default:
+    """A per-seat array of ``value`` (its length is the hello's ``num_players``)."""
+    return Default(f"`{json.dumps(value)}` for every seat", lambda known: [value] * known.n)
+
+
+# ------------------------------------------------------------------ derived defaults
+def _stock_size(known: Known) -> int:
+    """Never below 0: a view holding more cards than the deck is refused with its own error."""
+    return max(0, known.deck_size - sum(known.values["hand_sizes"])
+               - sum(known.values["discard_counts"]))
+
+
+def _direction(known: Known) -> int:
+    """The history's last word on the direction: a deal resets it, a reverse sets it."""
+    direction = 1
+    for event in known.events:
+        if event.kind == "deal":
+            direction = 1
+        elif event.kind == "reverse":
+            direction = event.arg
+    return direction
+
+
+def _first_player(known: Known) -> int:
+    deals = [e.player for e in known.events if e.kind == "deal" and 0 <= e.player < known.n]
+    return deals[-1] if deals else 0
+
+
+def _pile_phase(after_draw: bool) -> Callable[[Known], str]:
+    """The phase the legal actions imply in crazy_eights (``after_draw``) or livery_eights."""
+    def phase(known: Known) -> str:
+        if known.legal_has("suit"):
+            return "choose suit"
+        for name in ("last card", "challenge"):
+            if name in known.legal:
+                return name
+        if after_draw and "pass" in known.legal:
+            return "after draw"
+        return "play"
+    return phase
+
+
+def _drawn_card(known: Known) -> str | None:
+    """After a draw the only card play offered is the drawn card."""
+    if known.values["phase"] != "after draw":
+        return None
+    plays = [text.split()[1] for text in known.legal if text.startswith("play ")]
+    return plays[0] if len(plays) == 1 else None
+
+
+def _in_phase(phase: str, then: Callable[[Known], Any], otherwise: Any) -> Callable[[Known], Any]:
+    return lambda known: then(known) if known.values["phase"] == phase else otherwise
+
+
+def _current(known: Known) -> int | None:
+    seat = known.values["current_player"]
+    return None if seat < 0 else seat
+
+
+def _locked(known: Known) -> bool:
+    """A Six or Nine on top whose other number the hand holds, off suit, but may not play."""
+    top, suit = known.top, known.values["active_suit"]
+    if known.values["phase"] != "play" or not 0 <= top < NUM_STANDARD or RANK[top] not in (6, 9):
+        return False
+    other = 15 - RANK[top]
+    return any(RANK[c] == other and SUIT[c] != suit and f"play {card_text(c)}" not in known.legal
+               for c in known.values["hand"] if c < NUM_STANDARD)
+
+
+def _free(known: Known) -> bool:
+    """A wild card on top with a card off its suit, not wild, playable: a wild starter."""
+    top, suit = known.top, known.values["active_suit"]
+    if top < 0 or not (top >= NUM_STANDARD or RANK[top] == 8):
+        return False
+    if top >= NUM_STANDARD and suit < 0:
+        return True
+    return known.values["phase"] == "play" and any(
+        RANK[c] != 8 and SUIT[c] != suit and f"play {card_text(c)}" in known.legal
+        for c in known.values["hand"] if c < NUM_STANDARD)
+
+
+def _run_number(known: Known) -> int:
+    top = known.top
+    if top < 0:
+        return -1
+    rank = RANK[top]
+    return 6 if rank == 9 and known.config.six_nine_four_in_a_row else rank
+
+
+# ------------------------------------------------------------------ per variant
+COMMON: dict[str, Rule] = {
+    "scores": per_seat(0),
+    "turn": constant(0),
+    "game_over": Default("`true` when `current_player` is `null`, else `false`",
+                         lambda known: known.values["current_player"] < 0),
+    "history": constant([]),
+}
+
+PILE: dict[str, Rule] = {
+    **COMMON,
+    "discard_counts": Default("the top card alone: `{\"<top>\": 1}`",
+                              lambda known: {} if known.top < 0 else {card_text(known.top): 1}),
+    "stock_size": Default("the deck's cards less the hands (`hand_sizes`) and the discard "
+                          "pile (`discard_counts`); send it only with `discard_counts`",
+                          _stock_size),
+    "direction": Default("the `arg` of the last `reverse` event in `history` (`1` after a "
+                         "`deal`), else `1`", _direction),
+    "pending_draw": constant(0),
+    "hand_number": constant(0),
+    "offender": constant(None),
+    "first_player": Default("the `player` of the last `deal` event in `history`, else `0`",
+                            _first_player),
+    "stuck": constant(0),
+    "drew_on_suit": per_seat(None),
+    "drew_on_rank": per_seat(None),
+}
+
+CRAZY_EIGHTS: dict[str, Rule] = {
+    **PILE,
+    "phase": Default("from `legal`: `choose suit` if it holds `suit` actions, `after draw` "
+                     "if it holds `pass`, else `play`", _pile_phase(after_draw=True)),
+    "drawn_card": Default("during `after draw`, the card of the one `play` action in `legal`; "
+                          "else `null`", _drawn_card),
+}
+
+LIVERY_EIGHTS: dict[str, Rule] = {
+    **{name: rule for name, rule in PILE.items() if name != "pending_draw"},
+    "phase": Default("from `legal`: `choose suit` if it holds `suit` actions, `last card` or "
+                     "`challenge` if it holds that action, else `play`",
+                     _pile_phase(after_draw=False)),
+    "drawn_card": constant(None),
+    "offender": RequiredWhile("while `legal` holds `challenge`",
+                              lambda known: "challenge" in known.legal, constant(None)),
+}
+
+BABY_EATING_EIGHTS: dict[str, Rule] = {
+    **PILE,
+    "drawn_card": constant(None),
+    "actor": Default("`current_player` (they differ only in a Jack round and Four in a Row)",
+                     _current),
+    "teams": Default("from the config's `teams`", lambda known: list(known.config.team_of())),
+    "guarantee_joker": Default("from the config's `guarantee_joker`",
+                               lambda known: known.config.guarantee_joker),
+    "guarantee_victim": constant(None),
+    "guarantee_spent": constant(False),
+    "three_live": Default("`true` when `top` is a Three (send `false` for a Three that went on "
+                          "a live Three)",
+                          lambda known: 0 <= known.top < NUM_STANDARD and RANK[known.top] == 3),
+    "locked": Default("read from `legal`: `true` when `top` is a Six or Nine and a Nine or Six "
+                      "of another suit in the hand is not playable, else `false`", _locked),
+    "free": Default("read from `legal`: `true` when `top` is wild and a card neither wild nor "
+                    "of `active_suit` is playable, or `top` is a joker with no `active_suit` (a "
+                    "wild starter), else `false`", _free),
+    "top_player": constant(None),
+    "combo_from": constant(None),
+    "run_number": Default("`top`'s number (a Nine counts as 6 with six_nine_four_in_a_row; a "
+                          "joker 0)", _run_number),
+    "run_length": constant(1),
+    "extra_drop": constant(False),
+    "effect_card": constant(None),
+    "effect_cancelled": constant(False),
+    "after": constant(None),
+    "fours_owed": constant(0),
+    "four_seat": constant(None),
+    "bottom_left": Default("`1` during `four in a row` (this seat is taken to be the last to "
+                           "place), else `0`", _in_phase("four in a row", lambda known: 1, 0)),
+    "bottom_seat": Default("`current_player` during `four in a row`, else `null`",
+                           _in_phase("four in a row", _current, None)),
+    "jack_left": Default("`1` during `jack round` (this seat is taken to be the last), "
+                         "else `0`", _in_phase("jack round", lambda known: 1, 0)),
+    "jack_seat": Default("`current_player` during `jack round`, else `null`",
+                         _in_phase("jack round", _current, None)),
+    "drew_on_lock": per_seat(0),
+}
+
+#: variant -> its optional fields, in the order they are filled in (a rule may read the
+#: fields before it); a field not listed is required
+VARIANT_RULES: dict[str, dict[str, Rule]] = {
+    "crazy_eights": CRAZY_EIGHTS,
+    "livery_eights": LIVERY_EIGHTS,
+    "baby_eating_eights": BABY_EATING_EIGHTS,
+}
+
+
+def rules_for(variant: str) -> dict[str, Rule]:
+    """The optional fields of ``variant``'s view and how each is filled in (none: all required)."""
+    return VARIANT_RULES.get(variant, {})
+
+
+def required_fields(variant: str, fields: Sequence[str]) -> list[str]:
+    """The fields (of ``fields``, the view's) that every view of ``variant`` must carry."""
+    rules = rules_for(variant)
+    return [name for name in fields if name not in rules]

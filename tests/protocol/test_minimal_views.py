@@ -1,0 +1,242 @@
+"""Views with only the required fields: every built-in agent still answers a legal move.
+
+A frontend in another language sends what a table shows; the bot fills in
+the rest (eights/protocol/view_rules.py). These tests cut real views down
+to their required fields, check the filled-in defaults against the real
+view where the sent fields fix them, and serve every agent kind on the
+minimal views of every variant through a protocol session.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+
+import pytest
+
+from eights.agents import AGENT_KINDS, Agent
+from eights.engines import VARIANTS, make_game
+from eights.protocol import messages as m
+from eights.protocol.errors import ProtocolError
+from eights.protocol.session import BotSession
+from eights.protocol.view_rules import required_fields
+from eights.protocol.views import read_view, view_fields, view_from_json, view_to_json
+
+#: a table each shipped policy model plays
+PLAYERS = {"crazy_eights": 2, "livery_eights": 2, "baby_eating_eights": 4}
+AGENTS = ["random", "greedy", "heuristic", "policy", "ismcts:sims=15"]
+
+
+def minimal(view_json: dict, variant: str, legal: list[str]) -> dict:
+    """The required fields of a view (``offender`` too while ``challenge`` is legal)."""
+    keep = set(required_fields(variant, view_fields(variant)))
+    if "challenge" in legal:
+        keep.add("offender")
+    return {name: value for name, value in view_json.items() if name in keep}
+
+
+def minimal_decide(game, id_: int) -> dict:
+    msg = m.decide(game.view(game.current_player), id_, 1, None)
+    return {**msg, "view": minimal(msg["view"], game.variant, msg["legal"])}
+
+
+def positions(variant: str, games: int, rate: float, seed: int = 0):
+    """Games played at random, yielding a ``rate`` of their decision points."""
+    rng = random.Random(seed)
+    for g in range(games):
+        game = make_game(variant, seed=seed * 100 + g, num_players=PLAYERS[variant])
+        while not game.game_over:
+            if rng.random() < rate:
+                yield game
+            legal = game.legal_actions()
+            game.step(legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("spec", AGENTS)
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_agent_answers_a_legal_move_on_minimal_views(variant: str, spec: str,
+                                                            caplog) -> None:
+    session = BotSession(spec, seed=3)
+    config = make_game(variant, seed=0, num_players=PLAYERS[variant]).config.to_dict()
+    (ready,), _ = session.handle(m.encode(m.hello(variant, config)))
+    assert ready["type"] == "ready", ready
+    asked = 0
+    search = spec.startswith("ismcts")
+    for game in positions(variant, games=8 if search else 3, rate=0.2 if search else 1.0):
+        msg = minimal_decide(game, asked + 1)
+        assert set(msg["view"]) < set(view_fields(variant))
+        (reply,), _ = session.handle(m.encode(msg))
+        assert reply["type"] == "action", reply
+        assert reply["action"] in msg["legal"]
+        asked += 1
+    assert asked > 10
+    # the agent decided itself: no default left it without a consistent position
+    assert session.fallbacks == 0
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+@pytest.mark.parametrize("variant", ["crazy_eights", "livery_eights"])
+def test_the_heuristic_plays_the_same_on_minimal_and_whole_views(variant: str) -> None:
+    """It reads only required fields, so leaving the rest out changes nothing."""
+    full, bare = BotSession("heuristic"), BotSession("heuristic")
+    for session in (full, bare):
+        session.handle(m.encode(m.hello(variant, {"num_players": PLAYERS[variant]})))
+    for i, game in enumerate(positions(variant, games=4, rate=0.5)):
+        msg = m.decide(game.view(game.current_player), i + 1, 1, None)
+        (a,), _ = full.handle(m.encode(msg))
+        (b,), _ = bare.handle(m.encode(minimal_decide(game, i + 1)))
+        assert a == b
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_defaults_equal_the_real_view_where_the_sent_fields_fix_them(variant: str) -> None:
+    fixed = ["game_over", "phase", "drawn_card", "teams", "guarantee_joker", "pending_draw",
+             "hand_number", "offender"]
+    checked = 0
+    for game in positions(variant, games=6, rate=0.3, seed=1):
+        view = game.view(game.current_player)
+        data = view_to_json(view)
+        legal = m.legal_texts(view)
+        back, filled = read_view(minimal(data, variant, legal), variant, view.config,
+                                 view.legal_actions)
+        assert "history" in filled and back.hand == view.hand
+        for name in fixed:
+            if name in filled:
+                assert getattr(back, name) == getattr(view, name), (name, view)
+        if view.phase == "four in a row":
+            assert back.bottom_seat == view.bottom_seat
+        elif view.phase == "jack round":
+            assert back.jack_seat == view.jack_seat
+        elif variant == "baby_eating_eights":
+            assert back.actor == view.actor
+        if sum(view.discard_counts) == 1:  # only the starter on the pile: nothing unknown
+            assert (back.discard_counts, back.stock_size) == (view.discard_counts,
+                                                              view.stock_size)
+        # with the history sent, the direction and the first player follow from it
+        with_history = {**minimal(data, variant, legal), "history": data["history"]}
+        back = view_from_json(with_history, variant, view.config, view.legal_actions)
+        assert (back.direction, back.first_player) == (view.direction, view.first_player)
+        checked += 1
+    assert checked > 20
+
+
+def test_a_hand_is_read_in_any_order() -> None:
+    game = make_game("crazy_eights", seed=4)
+    view = game.view(game.current_player)
+    data = minimal(view_to_json(view), "crazy_eights", [])
+    back = view_from_json({**data, "hand": data["hand"][::-1]}, "crazy_eights", view.config)
+    assert back.hand == view.hand
+
+
+def refused(data: dict, variant: str, config: dict, legal: tuple[int, ...] = ()) -> ProtocolError:
+    game = make_game(variant, seed=0, **config)
+    with pytest.raises(ProtocolError) as info:
+        view_from_json(data, variant, game.config, legal)
+    return info.value
+
+
+CRAZY = {"seat": 0, "current_player": 0, "hand": ["AS", "8D"], "hand_sizes": [2, 3],
+         "top": "9D", "active_suit": "D"}
+
+
+@pytest.mark.parametrize(("change", "config", "code", "words"), [
+    ({"stock_size": 90}, {}, "missing_field",
+     ["stock_size is sent without discard_counts", "send both or neither"]),
+    ({"stock_size": 90, "discard_counts": {"9D": 1}}, {}, "bad_value",
+     ["view.stock_size: 90", "less the hands' 5 and the discard pile's 1: 98"]),
+    ({"discard_counts": {"5D": 1}}, {}, "bad_value",
+     ["view.discard_counts", "the top one (9D) included"]),
+    ({"hand": ["9D", "8D"], "discard_counts": {"9D": 2}}, {}, "bad_value",
+     ["view.hand", "makes 3 9D, the deck 2", "hello's config"]),
+    ({"hand_sizes": [2, 60]}, {"num_decks": 1}, "bad_value",
+     ["view.hand_sizes", "the deck's 52 cards"]),
+])
+def test_optional_fields_sent_must_fit_the_rest(change: dict, config: dict, code: str,
+                                                words: list[str]) -> None:
+    err = refused({**CRAZY, **change}, "crazy_eights", config)
+    assert err.code == code, err.message
+    for word in words:
+        assert word in err.message, err.message
+
+
+def test_livery_needs_the_offender_while_a_challenge_is_legal() -> None:
+    data = {"seat": 0, "current_player": 0, "hand": ["AS", "8D"], "hand_sizes": [2, 1],
+            "top": "9D", "active_suit": "D", "pending_draw": 0}
+    actions = make_game("livery_eights", seed=0).actions
+    legal = tuple(sorted(actions.parse(t) for t in ("pass", "challenge")))
+    err = refused(data, "livery_eights", {}, legal)
+    assert err.code == "missing_field"
+    assert "offender, required in livery_eights while `legal` holds `challenge`" in err.message
+    game = make_game("livery_eights", seed=0)
+    view = view_from_json({**data, "offender": 1}, "livery_eights", game.config, legal)
+    assert (view.offender, view.phase) == (1, "challenge")
+    err = refused({k: v for k, v in data.items() if k != "pending_draw"}, "livery_eights", {})
+    assert err.code == "missing_field" and "pending_draw" in err.message
+
+
+def test_baby_eating_eights_needs_the_phase() -> None:
+    game = make_game("baby_eating_eights", seed=0)
+    data = minimal(view_to_json(game.view(0)), "baby_eating_eights", [])
+    del data["phase"]
+    err = refused(data, "baby_eating_eights", {})
+    assert err.code == "missing_field" and "phase" in err.message
+
+
+def test_the_heuristic_answers_when_the_agent_fails_on_defaults(monkeypatch, caplog) -> None:
+    class Picky(Agent):
+        """Fails on a view without a history, as a search might on defaults that do not fit."""
+
+        def act(self, view):
+            if not view.history():
+                raise ValueError("no consistent deal")
+            return view.legal_actions[0]
+
+    monkeypatch.setitem(AGENT_KINDS, "picky", lambda variant, arg, seed: Picky(seed))
+    session = BotSession("picky")
+    session.handle(m.encode(m.hello("crazy_eights", {})))
+    game = make_game("crazy_eights", seed=2)
+    msg = minimal_decide(game, 1)
+    with caplog.at_level(logging.WARNING, logger="eights.protocol.session"):
+        (reply,), _ = session.handle(m.encode(msg))
+    assert reply["type"] == "action" and reply["action"] in msg["legal"]
+    assert session.fallbacks == 1
+    (record,) = caplog.records
+    for words in ("'picky' could not decide 1", "ValueError: no consistent deal",
+                  "left out", "discard_counts", "history", "the heuristic answers"):
+        assert words in record.getMessage()
+    whole = m.decide(game.view(game.current_player), 2, 1, None)
+    (reply,), _ = session.handle(m.encode(whole))  # nothing left out: its own answer
+    assert reply["action"] == game.legal_texts()[0] and session.fallbacks == 1
+
+
+# ------------------------------------------------------------------ the schema
+jsonschema = pytest.importorskip("jsonschema", reason="schema checks need jsonschema")
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_minimal_messages_are_valid_and_each_required_field_is_needed(variant: str) -> None:
+    schema = m.load_schema()
+    validator = jsonschema.Draft202012Validator(schema)
+    # a decide does not name its variant: a view is checked against its variant's definition
+    views = jsonschema.Draft202012Validator({"$defs": schema["$defs"],
+                                             "$ref": f"#/$defs/{variant}_view"})
+    game = next(positions(variant, games=1, rate=0.2))
+    msg = minimal_decide(game, 1)
+    assert validator.is_valid(msg), [e.message for e in validator.iter_errors(msg)]
+    assert views.is_valid(msg["view"])
+    for name in msg["view"]:
+        cut = {k: v for k, v in msg["view"].items() if k != name}
+        assert not views.is_valid(cut), name
+        with pytest.raises(ProtocolError, match=name):
+            view_from_json(cut, variant, game.config, game.legal_actions())
+    assert not views.is_valid({**msg["view"], "stock_size": 3})  # needs discard_counts
+
+
+def test_the_schema_needs_the_offender_while_a_challenge_is_legal() -> None:
+    validator = jsonschema.Draft202012Validator(m.load_schema())
+    msg = {"type": "decide", "id": 1, "game": 1, "time_limit_ms": None,
+           "legal": ["pass", "challenge"],
+           "view": {"seat": 0, "current_player": 0, "hand": ["AS"], "hand_sizes": [1, 1],
+                    "top": "9D", "active_suit": "D", "pending_draw": 0}}
+    assert not validator.is_valid(msg)
+    assert validator.is_valid({**msg, "view": {**msg["view"], "offender": 1}})
