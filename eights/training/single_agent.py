@@ -23,7 +23,7 @@ the PettingZoo env, so a policy trained here plays there and through
 :meth:`action_masks`, the method sb3-contrib's ``MaskablePPO`` looks for.
 
 A mask-unaware algorithm may choose an illegal action. With
-``illegal_action="lose"`` (the default, as PettingZoo's
+``illegal_action="terminate"`` (the default, as PettingZoo's
 ``TerminateIllegalWrapper``) the episode ends there with reward
 ``illegal_reward`` and ``info["illegal_action"]`` names the action; the game
 itself is never changed by it. ``illegal_action="raise"`` raises
@@ -45,7 +45,8 @@ from ..envs import env_module
 from ..envs.base import check_illegal_reward
 from .opponents import OpponentPool
 
-ILLEGAL_ACTION_MODES = ("lose", "raise")
+#: the same names as the PettingZoo envs' ``illegal_action`` (there "raise" is the default)
+ILLEGAL_ACTION_MODES = ("terminate", "raise")
 
 
 class SingleAgentEnv(gym.Env):
@@ -58,7 +59,7 @@ class SingleAgentEnv(gym.Env):
                        "render_mode")
 
     def __init__(self, variant: str, opponents: OpponentPool | str = "random",
-                 seat: int | None = None, illegal_action: str = "lose",
+                 seat: int | None = None, illegal_action: str = "terminate",
                  illegal_reward: float = -1.0, render_mode: str | None = None,
                  **options: Any):
         if illegal_action not in ILLEGAL_ACTION_MODES:
