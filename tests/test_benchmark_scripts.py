@@ -36,3 +36,24 @@ def test_strength_against_tables_of_copies(capsys):
     assert load("strength").main(["--games", "8", "--agents", "random,heuristic", "--players",
                                   "4", "--variants", "baby_eating_eights"]) == 0
     assert "3 x heuristic" in capsys.readouterr().out
+
+
+def test_compare_runs_reads_two_runs_and_plots_them(tmp_path, capsys):
+    import json
+
+    for name, envs, rates in (("a", 8, (0.2, 0.4, 0.5)), ("b", 32, (0.2, 0.45, 0.55))):
+        run = tmp_path / name
+        run.mkdir()
+        (run / "settings.json").write_text(json.dumps(
+            {"variant": "crazy_eights", "num_players": 2, "n_envs": envs, "seed": 2,
+             "out": str(run)}))
+        rows = ["timesteps,seconds,opponent,games,win_rate,ci_low,ci_high,truncated"]
+        rows += [f"{k * 1000},{k * 60},heuristic,400,{r},{r - 0.05},{r + 0.05},0"
+                 for k, r in enumerate(rates)]
+        (run / "eval.csv").write_text("\n".join(rows) + "\n")
+    png = tmp_path / "curves.png"
+    assert load("compare_runs").main([str(tmp_path / "a"), str(tmp_path / "b"),
+                                      "--plot", str(png)]) == 0
+    out = capsys.readouterr().out
+    assert "n_envs=8" in out and "n_envs=32" in out and png.stat().st_size > 0
+    assert "36.7%" in out and "40.0%" in out  # the last three evaluations' means
