@@ -1,119 +1,79 @@
-"""The ``eights`` command."""
+"""eights: Crazy Eights games for reinforcement learning: tournaments, training, bots, play.
+
+Run `eights COMMAND --help` for a command's options, defaults and examples.
+"""
 
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from .agents import split_specs
 from .config import ConfigError
 from .engines import VARIANTS, engine_class
-from .tournament import BACKENDS, TournamentResult
+from .tournament import BACKENDS
+from .tournament.console import pairs_table as pairs_table
+from .tournament.console import standings_table as standings_table
+from .tournament.console import tournament_command as _tournament
+
+#: examples at the end of each command's --help
+EXAMPLES = {
+    "tournament": """\
+examples:
+  eights tournament --agents random,greedy,heuristic,policy --games 100
+  eights tournament --variant livery_eights --players 3 --agents random,heuristic --out runs/t1
+  eights tournament --agents heuristic,ismcts:sims=200 --games 20 --backend process --workers 2""",
+    "train": """\
+examples:
+  eights train --variant crazy_eights --players 2 --timesteps 20000 --out runs/tiny
+  eights train --variant livery_eights --time-limit 30 --opponents heuristic@0.6,self@0.4
+  eights train --resume runs/tiny --timesteps 40000""",
+    "export": """\
+examples:
+  eights export runs/tiny model.npz            # the run's best checkpoint
+  eights export runs/tiny/latest.zip model.npz""",
+    "play": """\
+examples:
+  eights play                                      # a match to 500 against the heuristic
+  eights play --opponents policy --hand            # one hand against the shipped policy
+  eights play --variant livery_eights --opponents heuristic,random --turn-time 30""",
+    "variants": """\
+example:
+  eights variants""",
+}
 
 
-def _tournament(args: argparse.Namespace, console: Console) -> int:
-    from .tournament import Tournament, run_tournament
-
-    tournament = Tournament(
-        variant=args.variant, agents=tuple(split_specs(args.agents)), num_players=args.players,
-        games=args.games, seed=args.seed, options=_parse_options(args.option or []),
-        duplicate=not args.no_duplicate, seating=args.seating,
-    )
-    console.print(f"{tournament.describe()}: {tournament.total_games:,} games"
-                  + (f", results in {args.out}" if args.out else ""), soft_wrap=True)
-    columns = ("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-               TimeElapsedColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=True,
-                  disable=args.no_progress) as bar:
-        task = bar.add_task("games", total=tournament.total_games)
-        try:
-            result = run_tournament(
-                tournament, args.out, backend=args.backend, workers=args.workers,
-                ray_address=args.ray_address, restart=args.restart, report=not args.no_report,
-                progress=lambda done, total: bar.update(task, completed=done),
-            )
-        except KeyboardInterrupt:
-            bar.stop()
-            where = (f"the finished games are stored in {args.out}; the same command resumes"
-                     if args.out else "nothing was stored (no --out)")
-            console.print(f"interrupted: {where}", soft_wrap=True)
-            return 130
-    console.print(standings_table(result))
-    console.print(pairs_table(result))
-    rate = result.played_now / result.seconds if result.seconds else 0.0
-    console.print(f"{result.played_now:,} games played in {result.seconds:.1f} s "
-                  f"({rate:,.0f} games/s, {args.backend})"
-                  + (f"; {result.resumed:,} already stored" if result.resumed else ""),
-                  soft_wrap=True)
-    if args.out:
-        report = "" if args.no_report else f", report {Path(args.out) / 'report.html'}"
-        console.print(f"results in {Path(args.out) / 'results.sqlite'}{report}", soft_wrap=True)
-    return 0
-
-
-def _plus_minus(value: float, low: float, high: float, fmt: str) -> str:
-    """``value ±half`` of a symmetric 95% interval; just the value while there is none."""
-    if math.isnan(low) or math.isnan(high):
-        return f"{value:{fmt}}"
-    return f"{value:{fmt}} ±{(high - low) / 2:.1f}"
-
-
-def standings_table(result: TournamentResult) -> Table:
-    """The standings as a rich table: ratings, win rates and margins with 95% intervals."""
-    table = Table(title=f"standings after {result.games_played:,} games "
-                        f"(intervals are 95%)")
-    table.add_column("#", justify="right")
-    table.add_column("agent", overflow="fold")
-    for name in ("rating", "win rate", "95% CI", "margin", "games"):
-        table.add_column(name, justify="right", no_wrap=True)
-    for rank, s in enumerate(result.standings, 1):
-        table.add_row(str(rank), s.agent, _plus_minus(s.rating, s.rating_low, s.rating_high, ".1f"),
-                      f"{s.win_rate:.1%}", f"{s.win_low:.1%}-{s.win_high:.1%}",
-                      _plus_minus(s.margin, s.margin_low, s.margin_high, "+.1f"), f"{s.games:,}")
-    return table
-
-
-def pairs_table(result: TournamentResult) -> Table:
-    """How often each agent (row) finished ahead of each other (column), ties counting half.
-
-    Columns are headed by standing number, so long specs (paths, commands) stay readable.
-    """
-    agents = result.ranking()
-    title = ("head to head: row's win rate against column" if result.tournament.num_players == 2
-             else "head to head: how often row finished ahead of column")
-    table = Table(title=title)
-    table.add_column("agent", overflow="fold")
-    for k in range(1, len(agents) + 1):
-        table.add_column(f"vs {k}", justify="right", no_wrap=True)
-    for k, a in enumerate(agents, 1):
-        cells = []
-        for b in agents:
-            pair = result.pair(a, b)
-            cells.append("-" if pair is None else f"{pair.rate:.0%}")
-        table.add_row(f"{k} {a}", *cells)
-    return table
+def _summary(module_doc: str) -> str:
+    """The paragraph after a module docstring's title: a variant's rules in a few lines."""
+    paragraphs = module_doc.strip().split("\n\n")
+    return " ".join(paragraphs[1].split()) if len(paragraphs) > 1 else ""
 
 
 def _variants(args: argparse.Namespace, console: Console) -> int:
+    """Each variant: its one-line summary, then its options as a table that fits the terminal."""
+    from .envs import ENV_MODULES
+
     for variant in VARIANTS:
         cls = engine_class(variant)
-        console.print(f"[bold]{variant}[/bold]: {cls.__doc__.strip().splitlines()[0]}"
-                      if cls.__doc__ else variant)
-        console.print(cls.Config.describe(), markup=False)
+        summary = _summary(sys.modules[cls.__module__].__doc__ or "")
+        env = ENV_MODULES.get(variant, "").rsplit(".", 1)[-1]
+        console.print(f"[bold]{variant}[/bold] (env {env})")
+        console.print(summary.replace("``", ""), markup=False, highlight=False)
+        table = Table(show_lines=False, expand=False)
+        table.add_column("option", no_wrap=True, style="cyan")
+        table.add_column("default", no_wrap=True)
+        table.add_column("allowed", overflow="fold")
+        table.add_column("meaning", overflow="fold")
+        for row in cls.Config.option_rows():
+            table.add_row(*row)
+        console.print(table)
         console.print()
+    console.print("Set an option with --option NAME=VALUE, e.g. eights tournament --variant "
+                  "livery_eights --option hand_size=7", soft_wrap=True, markup=False)
     return 0
 
 
@@ -148,11 +108,11 @@ TRAIN_FLAGS = {
 
 
 def _train(args: argparse.Namespace, console: Console) -> int:
-    try:
-        from .training.trainer import TrainSettings, resume_settings, train
-    except ImportError as err:
-        raise ConfigError(f"training needs the train extra ({err.name} is missing); "
-                          f"install it with: pip install 'eights[train]'") from None
+    from .extras import require_extra
+
+    require_extra("train", "eights train")
+    from .training.trainer import TrainSettings, resume_settings, train
+
     given = {field: getattr(args, field) for field, _, _ in TRAIN_FLAGS.values()
              if getattr(args, field) is not None}
     if args.variant is not None:
@@ -176,14 +136,15 @@ def _train(args: argparse.Namespace, console: Console) -> int:
 
 
 def _export(args: argparse.Namespace, console: Console) -> int:
-    try:
-        from .training.checkpoints import export_policy
-    except ImportError as err:
-        raise ConfigError(f"export reads checkpoints with the train extra ({err.name} is "
-                          f"missing); install it with: pip install 'eights[train]'") from None
-    out = export_policy(args.checkpoint, args.out)
-    console.print(f"wrote {out} ({out.stat().st_size / 1024:.0f} kB); play it with "
-                  f"--agents policy:{out}")
+    from .extras import require_extra
+
+    require_extra("train", "eights export (it reads checkpoints)")
+    from .training.checkpoints import checkpoint_of, export_policy
+
+    checkpoint = checkpoint_of(args.checkpoint)
+    out = export_policy(checkpoint, args.out)
+    console.print(f"wrote {out} from {checkpoint} ({out.stat().st_size / 1024:.0f} kB); play "
+                  f"it with --agents policy:{out}", soft_wrap=True)
     return 0
 
 
@@ -301,9 +262,13 @@ def _add_protocol_commands(sub: argparse._SubParsersAction) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="eights", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-    t = sub.add_parser("tournament", help="round-robin of agents: ratings, win rates, report")
+    parser = argparse.ArgumentParser(prog="eights", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"eights {_version()}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    t = sub.add_parser("tournament", help="round-robin of agents: ratings, win rates, report",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EXAMPLES["tournament"])
     t.add_argument("--variant", default="crazy_eights", choices=list(VARIANTS))
     t.add_argument("--players", type=int, default=2, help="players at each table (default 2)")
     t.add_argument("--agents", default="random,greedy,heuristic",
@@ -329,7 +294,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--no-report", action="store_true", help="skip the HTML report")
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
     t.set_defaults(func=_tournament)
-    tr = sub.add_parser("train", help="MaskablePPO self-play training with checkpoints")
+    tr = sub.add_parser("train", help="MaskablePPO self-play training with checkpoints",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EXAMPLES["train"])
     tr.add_argument("--variant", choices=list(VARIANTS),
                     help="variant to train (default crazy_eights)")
     for flag, (field, kind, text) in TRAIN_FLAGS.items():
@@ -340,11 +307,15 @@ def build_parser() -> argparse.ArgumentParser:
                     help="continue from a checkpoint zip or a run directory's latest.zip")
     tr.add_argument("--no-progress", action="store_true", help="no progress bar")
     tr.set_defaults(func=_train)
-    ex = sub.add_parser("export", help="write a checkpoint's policy as a torch-free .npz")
+    ex = sub.add_parser("export", help="write a checkpoint's policy as a torch-free .npz",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EXAMPLES["export"])
     ex.add_argument("checkpoint", help="a checkpoint zip written by eights train")
     ex.add_argument("out", help="the .npz to write")
     ex.set_defaults(func=_export)
-    pl = sub.add_parser("play", help="play against bots at the keyboard (screen-reader friendly)")
+    pl = sub.add_parser("play", help="play against bots at the keyboard (screen-reader friendly)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EXAMPLES["play"])
     pl.add_argument("--variant", default="crazy_eights", choices=list(VARIANTS))
     pl.add_argument("--opponents", default="heuristic",
                     help="one agent spec per opponent seat, e.g. heuristic,policy (default "
@@ -359,10 +330,24 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--option", action="append", metavar="NAME=VALUE",
                     help="a game option, e.g. --option hand_size=5 (repeatable)")
     pl.set_defaults(func=_play)
-    v = sub.add_parser("variants", help="list the variants and their options")
+    v = sub.add_parser("variants", help="list the variants and their options",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EXAMPLES["variants"])
     v.set_defaults(func=_variants)
     _add_protocol_commands(sub)
     return parser
+
+
+def _version() -> str:
+    """The installed distribution's version (the source tree's when run uninstalled)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("eights")
+    except PackageNotFoundError:
+        from . import __version__
+
+        return __version__
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -371,7 +356,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.func(args, console)
     except ConfigError as err:
-        console.print(f"[red]error:[/red] {err}", markup=True, soft_wrap=True)
+        from rich.markup import escape
+
+        console.print(f"[red]error:[/red] {escape(str(err))}", markup=True, soft_wrap=True)
         return 2
 
 

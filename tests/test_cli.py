@@ -39,3 +39,49 @@ def test_variants_lists_options(capsys) -> None:
     assert main(["variants"]) == 0
     out = capsys.readouterr().out
     assert "crazy_eights" in out and "target_score" in out
+
+
+def test_variants_is_a_readable_table_per_variant(capsys) -> None:
+    assert main(["variants"]) == 0
+    out = capsys.readouterr().out
+    assert "| option |" not in out  # not raw Markdown
+    assert "crazy_eights (env crazy_eights_v0)" in out
+    assert "may_keep_drawn_card" in out and "must_stack_twos" in out
+    assert "Set an option with --option NAME=VALUE" in out
+
+
+def test_version(capsys) -> None:
+    from importlib.metadata import version
+
+    import pytest
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"eights {version('eights')}"
+
+
+def test_every_command_help_has_examples_and_defaults(capsys) -> None:
+    import pytest
+
+    for command in ("tournament", "train", "export", "play", "variants"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        out = capsys.readouterr().out
+        assert "example" in out and f"eights {command}" in out.split("example")[1], command
+    with pytest.raises(SystemExit):
+        main(["tournament", "--help"])
+    assert "(default 200)" in " ".join(capsys.readouterr().out.split())
+
+
+def test_a_missing_training_extra_is_one_line_naming_the_install_command(monkeypatch,
+                                                                         capsys) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "torch", None)  # as after `make run`: no torch
+    for args in (["train", "--timesteps", "10"], ["export", "run", "out.npz"]):
+        assert main(args) == 2
+        out = " ".join(capsys.readouterr().out.split())
+        assert "needs the train extra (torch is not installed)" in out
+        assert '.venv/bin/python -m pip install -c constraints.txt -e ".[train]"' in out
+        assert "Traceback" not in out

@@ -8,9 +8,10 @@ same from outside, so tournaments and the protocol treat them alike.
 
 from __future__ import annotations
 
+import collections
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..config import GameConfig
 from ..engines.base import Engine, PlayerView
@@ -25,13 +26,23 @@ class AgentForfeit(RuntimeError):
 
 
 class Agent(ABC):
-    """Maps a :class:`PlayerView` to a legal action id."""
+    """Maps a :class:`PlayerView` to a legal action id.
+
+    An agent that can fail without stopping the game (an external bot that
+    crashes and is replaced by a random move, say) counts each failure in
+    :attr:`failures`, keyed by a short kind. It costs a dict update per
+    failure and nothing otherwise; a tournament reads :meth:`failure_counts`
+    before and after each game and stores the difference per seat, so the
+    standings can say how much of an agent's record is really its own play.
+    """
 
     #: the spec string that makes this agent (``"random"``, ``"heuristic"``...)
     name: str = "agent"
 
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)
+        #: failures since the agent was made, by kind (``crash``, ``timeout``, ...)
+        self.failures: collections.Counter[str] = collections.Counter()
 
     def seed(self, seed: int | None) -> None:
         """Reseed the agent's own generator (tournaments do this per game)."""
@@ -54,6 +65,14 @@ class Agent(ABC):
     def game_over(self, view: PlayerView, winners: Sequence[int]) -> None:
         """Told the end of a game it played (external bots pass it on); nothing by default."""
         return None
+
+    def failure_counts(self) -> Mapping[str, int]:
+        """Everything counted against the agent since it was made, by kind; a fresh copy.
+
+        By default that is :attr:`failures`; an agent that also counts what it
+        did about its failures (fallback moves, restarts) adds those kinds.
+        """
+        return collections.Counter(getattr(self, "failures", ()))
 
     def close(self) -> None:
         """Release what the agent holds (a bot's process or connection); nothing by default."""

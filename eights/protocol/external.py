@@ -23,11 +23,21 @@ A bot that crashed or missed its deadline is stopped (its state is unknown,
 and a hung bot would cost every later deadline too) and started again for
 the next decision. After ``max_restarts`` such failures in a row in one game
 it is not asked again until the next game (:meth:`seed`), so a broken bot
-costs a bounded time per game. Options ride on the spec after its last
-``?``, as ``policy:PATH?sample`` does: ``exec:./bot?time_limit=0.5,on_error=forfeit``
-(a command or URL that needs a ``?`` of its own ends the spec with one more
-``?``). A ``#label`` suffix names a second entry of the same bot, as for
-every agent.
+costs a bounded time per game.
+
+The agent counts all of it: :attr:`ExternalAgent.failures` by what went
+wrong (the kinds of :data:`~eights.protocol.errors.FAILURE_KINDS`), and
+:attr:`ExternalAgent.handled` by what it did about it: ``fallback`` moves,
+``restart`` s of the bot, and ``failed_start`` s (a failure before the bot
+had answered the hello: it could not be started, died at startup, or
+refused or missed the hello). Tournaments store both per game and seat
+(:meth:`~eights.agents.Agent.failure_counts`), and a bot whose every
+decision failed with at least one failed start is reported as never started.
+
+Options ride on the spec after its last ``?``, as ``policy:PATH?sample``
+does: ``exec:./bot?time_limit=0.5,on_error=forfeit`` (a command or URL that
+needs a ``?`` of its own ends the spec with one more ``?``). A ``#label``
+suffix names a second entry of the same bot, as for every agent.
 """
 
 from __future__ import annotations
@@ -150,9 +160,12 @@ class ExternalAgent(Agent):
         else:
             raise ConfigError(f"external agent {target!r}: the target must be exec:COMMAND or "
                               f"a ws:// or wss:// URL")
-        #: failures so far, by kind (crash, timeout, handshake, malformed, illegal, ...)
-        self.failures: collections.Counter[str] = collections.Counter()
+        # self.failures (from Agent) counts failures by kind: crash, timeout, handshake, ...
+        #: what was done about failures: fallback moves, restarts, failed starts
+        self.handled: collections.Counter[str] = collections.Counter()
+        #: decisions the bot answered itself
         self.decisions = 0
+        self._restart_pending = False
         self._holder: list[Channel | None] = [None]
         self._finalizer = weakref.finalize(self, _drop, self._holder)
         self._ready_for: tuple[str, str] | None = None
@@ -200,6 +213,10 @@ class ExternalAgent(Agent):
         self.decisions += 1
         return action
 
+    def failure_counts(self) -> collections.Counter[str]:
+        """:attr:`failures` by kind plus :attr:`handled` (``fallback``, ``restart``, ...)."""
+        return self.failures + self.handled
+
     def game_over(self, view: PlayerView, winners: tuple[int, ...] | list[int]) -> None:
         """Tell the bot how a game ended (optional; the bot does not answer)."""
         channel = self._holder[0]
@@ -241,18 +258,34 @@ class ExternalAgent(Agent):
         """Stop the bot now (its state is unknown); the next decision starts it again."""
         channel, self._holder[0] = self._holder[0], None
         self._ready_for = None
+        self._restart_pending = True
         if channel is not None:
             channel.close(kill=True)
 
     def _ready(self, view: PlayerView) -> Channel:
-        """The channel, started and greeted with the view's variant and config."""
+        """The channel, started and greeted with the view's variant and config.
+
+        A failure on the way (the bot cannot be started, dies, or refuses or
+        misses the hello) is counted as a ``failed_start`` before it is handled.
+        """
         config = view.config.to_dict()
         key = (view.variant, json.dumps(config, sort_keys=True))
+        if self._holder[0] is not None and self._ready_for == key:
+            return self._holder[0]
+        try:
+            return self._start(view, config, key)
+        except BotFailure:
+            self.handled["failed_start"] += 1
+            raise
+
+    def _start(self, view: PlayerView, config: dict[str, Any], key: tuple[str, str]) -> Channel:
+        """Start the bot if it is not running (a restart after a failure is counted), greet it."""
         if self._holder[0] is None:
+            if self._restart_pending:
+                self.handled["restart"] += 1
+                self._restart_pending = False
             self._holder[0] = self._open()
         channel = self._holder[0]
-        if self._ready_for == key:
-            return channel
         channel.send(m.encode(m.hello(view.variant, config, name="eights")))
         deadline = time.monotonic() + self.startup_timeout
         while True:
@@ -340,6 +373,7 @@ class ExternalAgent(Agent):
             log.warning("%s: %s: %s; the bot forfeits", where, failure.kind, failure.detail)
             raise BotForfeit(self.name, view.seat, failure.kind, failure.detail)
         choice = view.legal_actions[self.rng.randrange(len(view.legal_actions))]
+        self.handled["fallback"] += 1
         level = logging.INFO if failure.kind == "gave_up" else logging.WARNING
         log.log(level, "%s: %s: %s; playing %r instead (fallback)", where, failure.kind,
                 failure.detail, engine_class(view.variant).actions.text(choice))

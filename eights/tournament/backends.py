@@ -118,11 +118,11 @@ def _processes(tournament: Tournament, games: Sequence[ScheduledGame],
 # ---------------------------------------------------------------------- ray
 def _ray(tournament: Tournament, games: Sequence[ScheduledGame], workers: int | None,
          address: str | None) -> Iterator[GameResult]:
-    try:
-        import ray
-    except ImportError:
-        raise ConfigError("--backend ray needs Ray; install it with: pip install "
-                          "'eights[ray]'") from None
+    from ..extras import require_extra
+
+    require_extra("ray", "--backend ray")
+    import ray
+
     started_here = not ray.is_initialized()
     if started_here:
         if address is None:

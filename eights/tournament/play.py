@@ -5,12 +5,19 @@ each game reseeds the agents from the schedule and deals from the game's
 deal seed, so the result depends on the :class:`ScheduledGame` alone. An
 agent that forfeits (:class:`~eights.agents.AgentForfeit`) loses the game
 where it stands; any other error stops the tournament, naming the game.
+
+Each game also says, per seat, how many decisions the agent was asked for,
+how long it thought (the run's duration estimate reads that), and what it
+counted against itself during the game (:meth:`~eights.agents.Agent.failure_counts`:
+an external bot's fallback moves and restarts, say).
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from ..agents import Agent, AgentForfeit, make_agent
@@ -41,6 +48,10 @@ class GameResult(NamedTuple):
     seconds: float
     #: the seat that forfeited (the game stopped there and it lost), else -1
     forfeit: int = -1
+    #: per seat: decisions asked, seconds spent deciding, failures counted in this game
+    decisions: tuple[int, ...] = ()
+    think: tuple[float, ...] = ()
+    failures: tuple[dict[str, int], ...] = ()
 
 
 class TablePlayer:
@@ -72,17 +83,25 @@ class TablePlayer:
             agents.append(agent)
         engine = self.engine
         forfeit = -1
+        before = [agent.failure_counts() for agent in agents]
+        decisions = [0] * len(agents)
+        think = [0.0] * len(agents)
+        clock = time.perf_counter
         try:
             engine.reset(seed=game.deal_seed)
             while not engine.game_over:
                 seat = engine.current_player
+                decisions[seat] += 1
+                asked = clock()
                 try:
                     action = agents[seat].act(engine.view(seat))
                 except AgentForfeit as err:
+                    think[seat] += clock() - asked
                     forfeit = seat
                     log.warning("game %d: seat %d (%s) forfeits: %s", game.index, seat,
                                 game.seats[seat], err)
                     break
+                think[seat] += clock() - asked
                 engine.step(action)
         except ConfigError:
             raise
@@ -108,4 +127,15 @@ class TablePlayer:
             actions=ACTION_SEPARATOR.join(engine.record().actions),
             seconds=time.perf_counter() - start,
             forfeit=forfeit,
+            decisions=tuple(decisions),
+            think=tuple(think),
+            failures=tuple(_counted_since(agent, was)
+                           for agent, was in zip(agents, before, strict=True)),
         )
+
+
+def _counted_since(agent: Agent, before: Mapping[str, int]) -> dict[str, int]:
+    """What ``agent`` counted against itself since its counts were ``before``, by kind."""
+    grown = Counter(agent.failure_counts())
+    grown.subtract(before)
+    return {kind: n for kind, n in sorted(grown.items()) if n > 0}

@@ -4,6 +4,8 @@ Plackett-Luce reads a whole finishing order, so a 5-player game teaches it
 more than five separate win/loss results would, and ties (a truncated game,
 equal points) are part of the model. Games are rated in schedule order,
 whatever order they finished in, so every backend gives the same ratings.
+The history is kept at the end of each round of the schedule, where every
+table has played equally (see :func:`rate`'s ``every``).
 
 An agent seated more than once at a table (a table with fewer agents than
 seats) is rated per seat and then given the mean of its seats' updates.
@@ -52,12 +54,21 @@ def _model():
 
 
 def rate(agents: Sequence[str], games: Iterable[tuple[Sequence[str], Sequence[int]]],
-         total: int | None = None) -> tuple[dict[str, Rating], list[HistoryPoint]]:
-    """Ratings after ``games`` (seats, ranks) in order, and a thinned history of them."""
+         total: int | None = None, every: int | None = None
+         ) -> tuple[dict[str, Rating], list[HistoryPoint]]:
+    """Ratings after ``games`` (seats, ranks) in order, and a thinned history of them.
+
+    The history has a point every ``every`` games (a tournament passes its
+    games per round, so each point has every table equally played), thinned
+    to multiples of it to keep about :data:`HISTORY_POINTS`, and the last game.
+    """
+    if every is not None and (isinstance(every, bool) or every < 1):
+        raise ValueError(f"every={every!r} is not allowed; give 1 or more games")
     model = _model()
     current = {a: (model.mu, model.sigma) for a in agents}
     history = [HistoryPoint(0, {a: Rating(*current[a]) for a in agents})]
-    every = max(1, math.ceil((total or 0) / HISTORY_POINTS))
+    step = every or 1
+    every = step * max(1, math.ceil((total or 0) / step / HISTORY_POINTS))
     played = 0
     for seats, ranks in games:
         teams = [[model.rating(mu=current[s][0], sigma=current[s][1])] for s in seats]

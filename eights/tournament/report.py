@@ -1,13 +1,24 @@
 """The tournament report: one HTML page with the standings, the pairwise table,
-a win-rate heatmap and the rating history, the two plots as PNGs beside it."""
+a win-rate heatmap and the rating history, the two plots as PNGs beside it.
+
+The head-to-head table lists each pair of agents once, the better-placed
+agent first (the heatmap is the full matrix). The rating history is drawn
+at the end of each round, where every table has played the same number of
+games: ratings are computed in schedule order, and within a round the
+schedule plays table after table, so points inside a round would show
+agents' ratings moving in blocks as their tables come up rather than
+anything about the agents.
+"""
 
 from __future__ import annotations
 
 import html
 import math
+import textwrap
 from pathlib import Path
 
-from .results import TournamentResult
+from .results import PairResult, TournamentResult
+from .text import failures_text, interval, number
 
 HEATMAP = "winrate_heatmap.png"
 HISTORY = "rating_history.png"
@@ -39,18 +50,47 @@ def rate_matrix(result: TournamentResult) -> tuple[list[str], list[list[float]]]
     return agents, matrix
 
 
+def pairs_once(result: TournamentResult) -> list[PairResult]:
+    """Each pair of agents once, from the better-placed agent's side, in standing order."""
+    place = {a: i for i, a in enumerate(result.ranking())}
+    ordered = sorted(result.pairs, key=lambda p: (place.get(p.agent, len(place)),
+                                                  place.get(p.opponent, len(place))))
+    seen: set[frozenset[str]] = set()
+    once = []
+    for p in ordered:
+        key = frozenset((p.agent, p.opponent))
+        if key not in seen:
+            seen.add(key)
+            once.append(p)
+    return once
+
+
+#: longest agent name a plot shows whole; longer ones (paths, commands) keep both ends
+LABEL_CHARS = 28
+
+
+def _label(result: TournamentResult, agent: str) -> str:
+    """``3 heuristic``: place in the standings and the name, shortened to fit a plot."""
+    place = result.ranking().index(agent) + 1
+    name = agent if len(agent) <= LABEL_CHARS else f"{agent[:10]}...{agent[-(LABEL_CHARS - 13):]}"
+    return f"{place} {name}" + (" (never started)" if result.standing(agent).never_started
+                                else "")
+
+
 def plot_heatmap(result: TournamentResult, path: Path) -> None:
     import matplotlib.pyplot as plt
     import numpy as np
 
     agents, matrix = rate_matrix(result)
+    labels = [_label(result, a) for a in agents]
     data = np.array(matrix, dtype=float)
     size = 1.2 + 0.9 * len(agents)
-    fig, ax = plt.subplots(figsize=(size + 2.5, size))
+    width = size + 2.0 + 0.075 * max(len(label) for label in labels)  # room for the labels
+    fig, ax = plt.subplots(figsize=(width, size + 0.4))
     image = ax.imshow(np.ma.masked_invalid(data), cmap="RdBu", vmin=0, vmax=1)
-    ax.set_xticks(range(len(agents)), labels=agents, rotation=35, ha="right")
-    ax.set_yticks(range(len(agents)), labels=agents)
-    ax.set_xlabel("opponent")
+    ax.set_xticks(range(len(agents)), labels=[str(k) for k in range(1, len(agents) + 1)])
+    ax.set_yticks(range(len(agents)), labels=labels)
+    ax.set_xlabel("opponent (by place)")
     ax.set_ylabel("agent")
     for i in range(len(agents)):
         for j in range(len(agents)):
@@ -58,26 +98,31 @@ def plot_heatmap(result: TournamentResult, path: Path) -> None:
                 ax.text(j, i, f"{data[i, j]:.0%}", ha="center", va="center",
                         color="white" if abs(data[i, j] - 0.5) > 0.3 else "black")
     fig.colorbar(image, ax=ax, label="finished ahead of the opponent")
-    ax.set_title(_title(result), fontsize=10)
+    ax.set_title(textwrap.fill(_title(result), int(9 * width)), fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
 
 def plot_history(result: TournamentResult, path: Path) -> None:
+    """Each agent's rating at the end of each round (and at the last game rated)."""
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    games = [h.games for h in result.history]
+    per_round = result.tournament.games_per_round
+    rounds = [h.games / per_round for h in result.history]
+    marker = "o" if len(rounds) <= 30 else None
     for agent in result.ranking():
         mu = [h.ratings[agent].mu for h in result.history]
         lo = [h.ratings[agent].interval[0] for h in result.history]
         hi = [h.ratings[agent].interval[1] for h in result.history]
-        (line,) = ax.plot(games, mu, label=agent)
-        ax.fill_between(games, lo, hi, color=line.get_color(), alpha=0.12)
-    ax.set_xlabel("games rated (schedule order)")
+        (line,) = ax.plot(rounds, mu, label=_label(result, agent), marker=marker, markersize=3)
+        ax.fill_between(rounds, lo, hi, color=line.get_color(), alpha=0.12)
+    ax.set_xlabel(f"rounds played (a round: one deal at each of the "
+                  f"{len(result.tournament.tables())} tables in every seating, "
+                  f"{per_round:,} games)")
     ax.set_ylabel("openskill rating (mu, 95% band)")
-    ax.set_title(_title(result), fontsize=10)
+    ax.set_title(f"{_title(result)}\nrating after each round", fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="best")
     fig.tight_layout()
@@ -89,32 +134,38 @@ def _title(result: TournamentResult) -> str:
     return f"{result.tournament.describe()}: {result.games_played:,} games"
 
 
-def _pct(x: float) -> str:
-    return "-" if math.isnan(x) else f"{x:.1%}"
-
-
-def _num(x: float, digits: int = 1) -> str:
-    return "-" if x is None or math.isnan(x) else f"{x:.{digits}f}"
-
-
 def render_html(result: TournamentResult) -> str:
     e = html.escape
     t = result.tournament
     rows = []
-    for rank, s in enumerate(result.standings, 1):
+    rank = 0
+    for s in result.standings:
+        failures = f"<td>{e(failures_text(s.failures, s.forfeits, s.never_started))}</td>"
+        if s.never_started:
+            rows.append(f"<tr><td>-</td><td>{e(s.agent)}</td>"
+                        + "<td>-</td>" * 3 + f"<td>{s.games:,}</td>" + "<td>-</td>" * 4
+                        + f"{failures}</tr>")
+            continue
+        rank += 1
         rows.append(
-            f"<tr><td>{rank}</td><td>{e(s.agent)}</td><td>{_num(s.rating)}</td>"
-            f"<td>{_num(s.rating_low)}&ndash;{_num(s.rating_high)}</td><td>{_num(s.ordinal)}</td>"
-            f"<td>{s.games:,}</td><td>{_pct(s.win_rate)}</td>"
-            f"<td>{_pct(s.win_low)}&ndash;{_pct(s.win_high)}</td><td>{_num(s.margin)}</td>"
-            f"<td>{_num(s.margin_low)}&ndash;{_num(s.margin_high)}</td></tr>")
+            f"<tr><td>{rank}</td><td>{e(s.agent)}</td><td>{number(s.rating)}</td>"
+            f"<td>{interval(s.rating_low, s.rating_high)}</td><td>{number(s.ordinal)}</td>"
+            f"<td>{s.games:,}</td><td>{number(s.win_rate, '.1%')}</td>"
+            f"<td>{interval(s.win_low, s.win_high, '.1%')}</td><td>{number(s.margin, '+.1f')}</td>"
+            f"<td>{interval(s.margin_low, s.margin_high)}</td>{failures}</tr>")
     pair_rows = []
-    for p in result.pairs:
+    for p in pairs_once(result):
         pair_rows.append(
             f"<tr><td>{e(p.agent)}</td><td>{e(p.opponent)}</td><td>{p.games:,}</td>"
-            f"<td>{_pct(p.rate)}</td><td>{_pct(p.rate_low)}&ndash;{_pct(p.rate_high)}</td>"
-            f"<td>{_num(p.margin)}</td><td>{_num(p.margin_low)}&ndash;{_num(p.margin_high)}</td>"
+            f"<td>{number(p.rate, '.1%')}</td><td>{interval(p.rate_low, p.rate_high, '.1%')}</td>"
+            f"<td>{number(p.margin, '+.1f')}</td><td>{interval(p.margin_low, p.margin_high)}</td>"
             f"</tr>")
+    unranked = ""
+    if any(s.never_started for s in result.standings):
+        unranked = ("<p>An agent marked <em>never started</em> had no decision of its own: "
+                    "its bot failed to start every time it was needed, so its games were "
+                    "played by fallback moves or forfeited. It is listed last and unranked; "
+                    "its games still count for its opponents.</p>")
     options = ", ".join(f"{k}={v}" for k, v in t.options.items()) or "defaults"
     status = ("complete" if result.complete
               else f"partial: {result.games_played:,} of {result.games_total:,} games")
@@ -134,17 +185,26 @@ img {{ max-width: 100%; }}
 <p>Sorted by the conservative rating (mu &minus; 3 sigma) of openskill's Plackett-Luce
 model over finishing orders. Win rates count a win shared among the seats an agent
 holds; margins are points (signed so that more is better) minus the other seats' mean.
-Intervals are 95%.</p>
+Intervals are 95%, written [low, high]; a win rate's interval never leaves [0%, 100%].
+Failures are what an agent counted against itself (an external bot's fallback
+moves, restarts and their causes) and its forfeits.</p>
 <table><thead><tr><th>#</th><th>agent</th><th>rating</th><th>95% CI</th><th>mu&minus;3&sigma;</th>
-<th>games</th><th>win rate</th><th>95% CI</th><th>margin</th><th>95% CI</th></tr></thead>
+<th>games</th><th>win rate</th><th>95% CI</th><th>margin</th><th>95% CI</th><th>failures</th>
+</tr></thead>
 <tbody>{''.join(rows)}</tbody></table>
+{unranked}
 <h2>Head to head</h2>
-<p>How often the agent finished ahead of the opponent in the games both played (ties
-count half), and the mean points margin between them.</p>
+<p>Each pair once, the better-placed agent first: how often it finished ahead of the
+opponent in the games both played (ties count half), and the mean points margin
+between them. The heatmap shows every agent against every other.</p>
 <img src="{HEATMAP}" alt="win-rate heatmap">
 <table><thead><tr><th>agent</th><th>opponent</th><th>games</th><th>ahead</th><th>95% CI</th>
 <th>margin</th><th>95% CI</th></tr></thead><tbody>{''.join(pair_rows)}</tbody></table>
 <h2>Rating history</h2>
+<p>Each agent's rating at the end of each round (one deal at every table in every
+seating), where every table has played equally; the last point is the last game
+rated. Points inside a round are not drawn: the schedule plays a round table by
+table, so they would show whose tables came first, not how the agents compare.</p>
 <img src="{HISTORY}" alt="rating history">
 <p>Raw data: <code>results.sqlite</code> (one row per game, replayable),
 <code>summary.json</code>, <code>standings.csv</code>, <code>pairs.csv</code>,

@@ -8,7 +8,17 @@ Wilson interval, and its mean score margin over the other seats.
 finished ahead of the second (ties count half; in two-player games this is
 the head-to-head win rate) and the mean score margin between them, each
 with a 95% interval. Score margins use points signed so that more is
-better (penalty points count negative).
+better (penalty points count negative). Both orders of a pair are kept, so
+:meth:`TournamentResult.pair` answers either way; the report shows each
+pair once.
+
+**Failures**, per agent: what it counted against itself, by kind, summed
+over its games (see :mod:`eights.tournament.failures`). An agent whose bot
+never started is listed after every ranked agent, and flagged.
+
+**Rating history**: the ratings after each round (one deal at every table
+in every seating), where every table has played equally; between round
+ends it would only show which tables the schedule played first.
 """
 
 from __future__ import annotations
@@ -23,10 +33,12 @@ from pathlib import Path
 from typing import Any
 
 from ..engines import engine_class
+from .failures import FailureTally
 from .ratings import HistoryPoint, Rating, rate
 from .schedule import Tournament
 from .stats import mean_interval, wilson_interval
 from .store import StoredGame
+from .text import failures_text
 
 
 @dataclass
@@ -46,6 +58,10 @@ class Standing:
     margin_high: float
     truncated: int
     forfeits: int
+    #: what the agent counted against itself, by kind (fallback, restart, timeout, ...)
+    failures: dict[str, int] = field(default_factory=dict)
+    #: its bot never started: unranked, listed last (see eights.tournament.failures)
+    never_started: bool = False
 
 
 @dataclass
@@ -95,6 +111,10 @@ class TournamentResult:
                 return p
         return None
 
+    def ranked(self) -> list[Standing]:
+        """The standings that take a rank: all but the agents that never started."""
+        return [s for s in self.standings if not s.never_started]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "tournament": self.tournament.to_dict(),
@@ -111,11 +131,15 @@ class TournamentResult:
         paths = [out / "summary.json", out / "standings.csv", out / "pairs.csv",
                  out / "rating_history.csv"]
         _atomic_write(paths[0], json.dumps(self.to_dict(), indent=2) + "\n")
-        _write_csv(paths[1], [asdict(s) for s in self.standings], _columns(Standing))
+        _write_csv(paths[1], [{**asdict(s), "failures": failures_text(s.failures, s.forfeits,
+                                                                      s.never_started)}
+                              for s in self.standings], _columns(Standing))
         _write_csv(paths[2], [asdict(p) for p in self.pairs], _columns(PairResult))
-        rows = [{"games": h.games, "agent": a, "mu": r.mu, "sigma": r.sigma,
-                 "ordinal": r.ordinal} for h in self.history for a, r in h.ratings.items()]
-        _write_csv(paths[3], rows, ["games", "agent", "mu", "sigma", "ordinal"])
+        per_round = self.tournament.games_per_round
+        rows = [{"games": h.games, "rounds": round(h.games / per_round, 4), "agent": a,
+                 "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal}
+                for h in self.history for a, r in h.ratings.items()]
+        _write_csv(paths[3], rows, ["games", "rounds", "agent", "mu", "sigma", "ordinal"])
         return paths
 
 
@@ -129,6 +153,7 @@ def summarize(tournament: Tournament, games: Iterable[StoredGame], total: int
     wins = dict.fromkeys(agents, 0.0)
     truncated = dict.fromkeys(agents, 0)
     forfeits = dict.fromkeys(agents, 0)
+    tallies = {a: FailureTally() for a in agents}
     field_margins: dict[str, list[float]] = {a: [] for a in agents}
     pair_ahead: dict[tuple[str, str], list[float]] = {}
     pair_margin: dict[tuple[str, str], list[float]] = {}
@@ -140,6 +165,9 @@ def summarize(tournament: Tournament, games: Iterable[StoredGame], total: int
         points = [sign * x for x in g.scores]
         if g.forfeit >= 0:
             forfeits[g.seats[g.forfeit]] += 1
+        for k, s in enumerate(g.seats):
+            tallies[s].add(None if g.decisions is None else g.decisions[k],
+                           None if g.failures is None else g.failures[k], k == g.forfeit)
         for a, mine in held.items():
             count[a] += 1
             wins[a] += sum(k in winners for k in mine) / len(mine)
@@ -155,10 +183,11 @@ def summarize(tournament: Tournament, games: Iterable[StoredGame], total: int
                 pair_ahead.setdefault((a, b), []).append(ahead)
                 pair_margin.setdefault((a, b), []).append(
                     _mean(points[k] for k in mine) - _mean(points[k] for k in theirs))
-    ratings, history = rate(agents, ((g.seats, g.ranks) for g in games), total=len(games))
+    ratings, history = rate(agents, ((g.seats, g.ranks) for g in games), total=len(games),
+                            every=tournament.games_per_round)
     standings = [_standing(a, ratings[a], count[a], wins[a], field_margins[a], truncated[a],
-                           forfeits[a]) for a in agents]
-    standings.sort(key=lambda s: (-s.ordinal, -s.win_rate, s.agent))
+                           forfeits[a], tallies[a]) for a in agents]
+    standings.sort(key=lambda s: (s.never_started, -s.ordinal, -s.win_rate, s.agent))
     order = {s.agent: i for i, s in enumerate(standings)}
     pairs = []
     for (a, b), aheads in sorted(pair_ahead.items(), key=lambda kv: (order[kv[0][0]],
@@ -171,13 +200,13 @@ def summarize(tournament: Tournament, games: Iterable[StoredGame], total: int
 
 
 def _standing(agent: str, rating: Rating, games: int, wins: float, margins: list[float],
-              truncated: int, forfeits: int) -> Standing:
+              truncated: int, forfeits: int, tally: FailureTally) -> Standing:
     lo, hi = wilson_interval(wins, games)
     m, mlo, mhi = mean_interval(margins)
     rlo, rhi = rating.interval
     return Standing(agent, rating.mu, rlo, rhi, rating.ordinal, games, wins,
                     wins / games if games else math.nan, lo, hi, m, mlo, mhi, truncated,
-                    forfeits)
+                    forfeits, failures=tally.as_dict(), never_started=tally.never_started)
 
 
 def _mean(values: Iterable[float]) -> float:

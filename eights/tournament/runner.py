@@ -4,31 +4,40 @@
 directory, every game is committed to ``results.sqlite`` as it finishes and
 the same call resumes a killed run; the summary files and the HTML report are
 written at the end. Without one, the results live in memory only.
+
+A run expected to take long says so early, through ``announce`` (see
+:mod:`eights.tournament.estimate`); the estimate is also logged.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from ..agents import check_agent_spec
 from .backends import run_games
+from .estimate import DurationEstimate
 from .results import TournamentResult, summarize
 from .schedule import Tournament
 from .store import ResultsStore
 
 RESULTS_FILE = "results.sqlite"
 
+log = logging.getLogger(__name__)
+
 
 def run_tournament(tournament: Tournament, out: str | Path | None = None, *,
                    backend: str = "serial", workers: int | None = None,
                    ray_address: str | None = None, restart: bool = False,
                    report: bool = True,
-                   progress: Callable[[int, int], None] | None = None) -> TournamentResult:
+                   progress: Callable[[int, int], None] | None = None,
+                   announce: Callable[[str], None] | None = None) -> TournamentResult:
     """Play every game of ``tournament`` not yet in ``out``'s store and return the results.
 
     ``progress(done, total)`` is called as games finish, counting stored ones.
+    ``announce(text)`` is told how long the run should take, when that is long.
     """
     start = time.perf_counter()
     for spec in tournament.agents:  # a bad spec or table fails here, before anything is written
@@ -43,13 +52,20 @@ def run_tournament(tournament: Tournament, out: str | Path | None = None, *,
         if progress:
             progress(len(done), len(schedule))
         by_index = {g.index: g for g in todo}
+        estimate = DurationEstimate(todo)
         played = 0
         for result in run_games(tournament, todo, backend=backend, workers=workers,
                                 ray_address=ray_address):
-            store.add(by_index[result.index], result)
+            game = by_index[result.index]
+            store.add(game, result)
             played += 1
             if progress:
                 progress(len(done) + played, len(schedule))
+            said = estimate.add(game, result)
+            if said:
+                log.info("%s", said)
+                if announce:
+                    announce(said)
         summary = summarize(tournament, store.games(), len(schedule))
     summary.resumed, summary.played_now = len(done), played
     summary.seconds = time.perf_counter() - start

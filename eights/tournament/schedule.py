@@ -141,6 +141,11 @@ class Tournament:
         return self.rounds * len(self.seatings())
 
     @property
+    def games_per_round(self) -> int:
+        """Games of one round: one deal at every table in every seating."""
+        return len(self.tables()) * len(self.seatings())
+
+    @property
     def total_games(self) -> int:
         return self.games_per_table * len(self.tables())
 

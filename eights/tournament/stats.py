@@ -15,14 +15,22 @@ Z95 = 1.959963984540054
 
 
 def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
-    """95% Wilson score interval of a win rate; ``wins`` may be fractional (shared wins, draws)."""
+    """95% Wilson score interval of a win rate; ``wins`` may be fractional (shared wins, draws).
+
+    A rate lies in [0, 1], and so do both bounds, rounding error included
+    (no ``-0.0%`` either): a report never shows a win rate's interval
+    reaching below zero or above one.
+    """
+    slack = 1e-9 * max(1, games)  # shared wins are sums of fractions
+    if games < 0 or not -slack <= wins <= games + slack:
+        raise ValueError(f"{wins!r} wins of {games!r} games is not a win rate")
     if games == 0:
         return (0.0, 1.0)
-    p = wins / games
+    p = min(1.0, max(0.0, wins / games))
     denom = 1 + z * z / games
     centre = (p + z * z / (2 * games)) / denom
     half = z * math.sqrt(max(0.0, p * (1 - p)) / games + z * z / (4 * games * games)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    return (min(1.0, max(0.0, centre - half)) + 0.0, max(0.0, min(1.0, centre + half)) + 0.0)
 
 
 def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:

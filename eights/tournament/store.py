@@ -10,7 +10,15 @@ with an error that says which.
 
 Each row keeps the deal seed and every decision in text notation, so
 :meth:`ResultsStore.record` rebuilds a :class:`~eights.engines.base.GameRecord`
-that replays the game exactly.
+that replays the game exactly, and per seat the decisions asked and the
+failures the agent counted in that game (fallback moves, restarts...).
+
+**Older stores.** Columns are only ever added, and nullable: a store written
+by an older eights gets the missing columns when it is opened (``ALTER
+TABLE ... ADD COLUMN``, no row is rewritten) and resumes as before; its old
+rows have the new columns empty (NULL), which reads as "not recorded". An
+older eights can still read and resume a store that has them, so the
+format version stays 1.
 """
 
 from __future__ import annotations
@@ -51,6 +59,11 @@ CREATE TABLE games (
     finished_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 """
+#: columns added after version 1 was first written: name -> SQL type (all nullable)
+ADDED_COLUMNS = {
+    "decisions": "TEXT",  # JSON list: per seat, the decisions its agent was asked for
+    "failures": "TEXT",   # JSON list: per seat, {kind: count} counted in this game
+}
 
 
 class StoreError(ConfigError):
@@ -73,6 +86,9 @@ class StoredGame:
     turns: int
     #: the seat that forfeited, else -1
     forfeit: int = -1
+    #: per seat; None in rows stored by an eights that did not record them
+    decisions: tuple[int, ...] | None = None
+    failures: tuple[dict[str, int], ...] | None = None
 
 
 class ResultsStore:
@@ -111,9 +127,19 @@ class ResultsStore:
                              f"give another --out")
         else:
             self._check_meta()
+        self._add_missing_columns()
         if self.path is not None:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
+
+    def _add_missing_columns(self) -> None:
+        """Bring a store written by an older eights up to date (see the module docstring)."""
+        have = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
+        missing = [(name, kind) for name, kind in ADDED_COLUMNS.items() if name not in have]
+        for name, kind in missing:
+            self.db.execute(f"ALTER TABLE games ADD COLUMN {name} {kind}")
+        if missing:
+            self.db.commit()
 
     def _set_meta(self, values: dict[str, Any]) -> None:
         self.db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
@@ -156,24 +182,28 @@ class ResultsStore:
             raise ValueError(f"result of game {result.index} given for game {game.index}")
         self.db.execute(
             "INSERT INTO games (idx, table_idx, deal, seating, seats, deal_seed, agent_seeds, "
-            "winners, ranks, scores, truncated, turns, actions, seconds, forfeit) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "winners, ranks, scores, truncated, turns, actions, seconds, forfeit, decisions, "
+            "failures) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (game.index, game.table, game.deal, game.seating, json.dumps(game.seats),
              game.deal_seed, json.dumps(game.agent_seeds),
              json.dumps(result.winners), json.dumps(result.ranks), json.dumps(result.scores),
              int(result.truncated), result.turns, result.actions, result.seconds,
-             result.forfeit))
+             result.forfeit, _json_or_null(result.decisions),
+             _json_or_null(result.failures)))
         self.db.commit()
 
     def games(self) -> Iterator[StoredGame]:
         """Every stored game in schedule order (the order ratings are computed in)."""
         rows = self.db.execute(
             "SELECT idx, table_idx, deal, seats, deal_seed, winners, ranks, scores, truncated, "
-            "turns, forfeit FROM games ORDER BY idx")
-        for idx, table, deal, seats, seed, winners, ranks, scores, truncated, turns, lost in rows:
+            "turns, forfeit, decisions, failures FROM games ORDER BY idx")
+        for (idx, table, deal, seats, seed, winners, ranks, scores, truncated, turns, lost,
+             decisions, failures) in rows:
             yield StoredGame(idx, table, deal, tuple(json.loads(seats)), seed,
                              tuple(json.loads(winners)), tuple(json.loads(ranks)),
-                             tuple(json.loads(scores)), bool(truncated), turns, lost)
+                             tuple(json.loads(scores)), bool(truncated), turns, lost,
+                             None if decisions is None else tuple(json.loads(decisions)),
+                             None if failures is None else tuple(json.loads(failures)))
 
     def record(self, index: int) -> GameRecord:
         """The replayable record of stored game ``index``."""
@@ -195,3 +225,8 @@ class ResultsStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _json_or_null(values: tuple) -> str | None:
+    """A per-seat tuple as JSON; NULL when the result did not carry it (an empty tuple)."""
+    return json.dumps(values) if values else None

@@ -11,6 +11,10 @@ learning curve begins at the untrained policy) it
 4. keeps ``best.zip``, the checkpoint with the best mean evaluation rate.
 
 A ``time_limit_minutes`` budget stops training cleanly at the next step.
+
+Progress is an :class:`~eights.progress.ProgressReport`: a live bar on a
+terminal, and plain ``steps`` lines (done, rate, time left) when the output
+is a log or a pipe, where a live bar would show nothing.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from .. import __version__
 from ..agents.policy import PolicyAgent
+from ..progress import ProgressReport
 from .checkpoints import export_policy, save_checkpoint
 from .curves import plot_learning_curve
 from .evaluate import evaluate
@@ -53,46 +58,30 @@ class TrainingMonitor(BaseCallback):
         self.evaluations: list[dict[str, Any]] = []
         self.eval_opponents = [spec for spec, _ in OpponentPool.parse(
             settings.eval_opponents).entries]
-        self._progress: Any = None
-        self._task: Any = None
+        self._progress: ProgressReport | None = None
         self._next_checkpoint = 0
         self._last_checkpoint = -1
         self._started = 0.0
-        self._start_steps = 0
 
     # -------------------------------------------------------------- lifecycle
     def _on_training_start(self) -> None:
         self._started = time.perf_counter()
-        self._start_steps = self.num_timesteps
         every = self.settings.checkpoint_every
         self._load_history()
         self._push_snapshots()
         if self.settings.progress:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
-
-            self._progress = Progress(
-                "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                "{task.fields[fps]} steps/s", TimeElapsedColumn(), TimeRemainingColumn(),
-                console=self.console, transient=False)
-            self._task = self._progress.add_task(
+            self._progress = ProgressReport(
                 f"{self.settings.variant} {self.settings.num_players}p",
-                total=self.settings.timesteps, completed=self.num_timesteps, fps="-")
+                int(self.settings.timesteps), unit="steps", console=self.console)
             self._progress.start()
+            self._progress.update(int(self.num_timesteps))
         if not self.evaluations:  # a fresh run: the curve starts at the untrained policy
             self._checkpoint()
         self._next_checkpoint = (self.num_timesteps // every + 1) * every
 
     def _on_step(self) -> bool:
         if self._progress is not None and self.n_calls % 16 == 0:
-            elapsed = max(time.perf_counter() - self._started, 1e-9)
-            fps = (self.num_timesteps - self._start_steps) / elapsed
-            self._progress.update(self._task, completed=self.num_timesteps, fps=f"{fps:,.0f}")
+            self._progress.update(int(self.num_timesteps))
         if self.num_timesteps >= self._next_checkpoint:
             self._checkpoint()
             every = self.settings.checkpoint_every
@@ -110,8 +99,8 @@ class TrainingMonitor(BaseCallback):
             self.model = model
             self._checkpoint()
         if self._progress is not None:
-            self._progress.update(self._task, completed=self.num_timesteps)
-            self._progress.stop()
+            self._progress.update(int(self.num_timesteps))
+            self._progress.close()
         final = self.run_dir / "final.zip"
         shutil.copyfile(self.run_dir / "latest.zip", final)
         export_policy(final, final.with_suffix(".npz"))

@@ -235,3 +235,50 @@ def test_the_bot_process_stops_when_the_agent_is_closed() -> None:
     hung = make_agent(fake_bot("hang") + "?time_limit=0.2", "livery_eights")
     hung.act(game.view(game.current_player))  # times out: the hung process is killed
     assert hung._holder[0] is None and hung.failures == {"timeout": 1}
+
+
+def test_what_the_agent_did_about_failures_is_counted() -> None:
+    bot = make_agent(fake_bot("crash", "--after", "3") + "?max_restarts=100", "livery_eights", 1)
+    try:
+        game = play_game(make_game("livery_eights", seed=1, num_players=2),
+                         [bot, make_agent("random", "livery_eights", 2)])
+    finally:
+        bot.close()
+    assert game.game_over
+    crashes = bot.failures["crash"]
+    assert crashes >= 1
+    assert bot.handled["fallback"] == crashes  # each failed decision was played for it
+    assert bot.handled["restart"] in (crashes - 1, crashes)  # the last may end the game
+    assert "failed_start" not in bot.handled  # it answered every hello
+    assert bot.failure_counts() == bot.failures + bot.handled
+
+
+def test_a_bot_that_dies_at_startup_counts_failed_starts_and_restarts() -> None:
+    from tests.protocol.conftest import python_bot
+
+    dead = python_bot("-c", "import sys; sys.exit(3)") + "?max_restarts=2"
+    bot = make_agent(dead, "livery_eights", seed=1)
+    game = make_game("livery_eights", seed=2)
+    view = game.view(game.current_player)
+    try:
+        for _ in range(4):
+            assert bot.act(view) in view.legal_actions
+    finally:
+        bot.close()
+    # three starts fail (the first start, then two restarts), then it is given up this game
+    assert bot.handled == {"failed_start": 3, "restart": 2, "fallback": 4}
+    assert bot.failures == {"crash": 3, "gave_up": 1}
+    assert bot.decisions == 0
+
+
+def test_a_closed_bot_is_started_again_without_counting_a_restart() -> None:
+    bot = make_agent(fake_bot("good"), "livery_eights")
+    game = make_game("livery_eights", seed=2)
+    view = game.view(game.current_player)
+    try:
+        bot.act(view)
+        bot.close()
+        bot.act(view)
+    finally:
+        bot.close()
+    assert not bot.handled and not bot.failures and bot.decisions == 2

@@ -42,3 +42,14 @@ def test_history_is_thinned_but_keeps_the_end():
     _, history = rate(["a", "b"], games, total=1000)
     assert len(history) <= 402
     assert history[-1].games == 1000
+
+
+def test_history_points_fall_on_whole_steps():
+    import pytest
+
+    games = [(("a", "b"), (0, 1))] * 25
+    _, history = rate(["a", "b"], games, total=25, every=6)
+    assert [h.games for h in history] == [0, 6, 12, 18, 24, 25]  # and the last game
+    for bad in (0, -1, True):
+        with pytest.raises(ValueError, match="every="):
+            rate(["a", "b"], games, every=bad)

@@ -56,3 +56,66 @@ def test_agent_names_are_escaped_in_the_page(tmp_path):
     result = run_tournament(t)
     result.standings[0].agent = "<script>alert(1)</script>"
     assert "<script>" not in render_html(result)
+
+
+def test_the_page_lists_each_pair_once_better_placed_first(tmp_path):
+    import re
+
+    from eights.tournament.report import pairs_once, render_html
+
+    t = Tournament("crazy_eights", ("random", "greedy", "heuristic", "random#b"), games=4,
+                   seed=2)
+    result = run_tournament(t)
+    assert len(result.pairs) == 12  # both orders stay in the data, for lookups
+    once = pairs_once(result)
+    place = {a: i for i, a in enumerate(result.ranking())}
+    assert len(once) == 6
+    assert len({frozenset((p.agent, p.opponent)) for p in once}) == 6
+    assert all(place[p.agent] < place[p.opponent] for p in once)
+    page = render_html(result)
+    head_to_head = page[page.index("<h2>Head to head"):page.index("<h2>Rating history")]
+    assert len(re.findall(r"<tr><td>", head_to_head)) == 6
+
+
+def test_the_rating_history_is_taken_at_round_ends(tmp_path):
+    t = Tournament("crazy_eights", ("random", "greedy", "heuristic"), games=10, seed=1)
+    result = run_tournament(t, tmp_path, report=False)
+    per_round = t.games_per_round
+    assert per_round == 6 and t.rounds == 5
+    assert [h.games for h in result.history] == [0, 6, 12, 18, 24, 30]
+    with open(tmp_path / "rating_history.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert sorted({float(r["rounds"]) for r in rows}) == [0, 1, 2, 3, 4, 5]
+    # a long tournament is thinned, still to whole rounds, and keeps its last game
+    from eights.tournament import rate
+
+    games = [(("a", "b"), (0, 1))] * 5000
+    _, history = rate(["a", "b"], games, total=5000, every=6)
+    assert len(history) <= 402 and history[-1].games == 5000
+    assert all(h.games % 6 == 0 for h in history[:-1])
+
+
+def test_intervals_in_the_page_and_tables_are_never_negative_where_bounded(tmp_path):
+    import math
+    import re
+    from io import StringIO
+
+    from rich.console import Console
+
+    from eights.tournament.console import standings_table
+    from eights.tournament.report import render_html
+
+    # heuristic against random, a few games: win rates at 0% and 100%, wide intervals
+    t = Tournament("crazy_eights", ("random", "heuristic"), games=4, seed=7)
+    result = run_tournament(t)
+    for s in result.standings:
+        assert 0 <= s.win_low <= s.win_rate <= s.win_high <= 1
+    for p in result.pairs:
+        assert 0 <= p.rate_low <= p.rate <= p.rate_high <= 1
+    buffer = StringIO()
+    Console(file=buffer, width=200).print(standings_table(result))
+    shown = buffer.getvalue() + render_html(result)
+    for low, high in re.findall(r"\[(-?[\d.]+)%, (-?[\d.]+)%\]", shown):
+        assert 0 <= float(low) <= float(high) <= 100
+    assert not re.search(r"±-", shown)
+    assert not math.isnan(result.standings[0].win_low)

@@ -106,3 +106,61 @@ def test_a_changed_model_file_is_a_different_tournament(tmp_path):
     model.write_bytes((MODELS_DIR / "livery_eights-2p.npz").read_bytes())
     with pytest.raises(StoreError, match=r"model file of policy:.* has changed"):
         ResultsStore(tmp_path / "r.sqlite", t)
+
+
+#: the games table as eights wrote it before decisions and failures were recorded
+VERSION_1_GAMES = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE games (
+    idx INTEGER PRIMARY KEY, table_idx INTEGER NOT NULL, deal INTEGER NOT NULL,
+    seating INTEGER NOT NULL, seats TEXT NOT NULL, deal_seed INTEGER NOT NULL,
+    agent_seeds TEXT NOT NULL, winners TEXT NOT NULL, ranks TEXT NOT NULL, scores TEXT NOT NULL,
+    truncated INTEGER NOT NULL, turns INTEGER NOT NULL, actions TEXT NOT NULL,
+    seconds REAL NOT NULL, forfeit INTEGER NOT NULL,
+    finished_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+"""
+OLD_COLUMNS = ("idx, table_idx, deal, seating, seats, deal_seed, agent_seeds, winners, ranks, "
+               "scores, truncated, turns, actions, seconds, forfeit")
+
+
+def test_a_store_from_an_older_eights_opens_and_resumes(tmp_path):
+    import json
+
+    from eights.tournament import RESULTS_FILE, run_tournament
+
+    t = Tournament("crazy_eights", ("random", "greedy", "heuristic"), games=6, seed=3)
+    straight = run_tournament(t, tmp_path / "straight", report=False)
+    half = t.total_games // 2
+    old = tmp_path / "old" / RESULTS_FILE
+    old.parent.mkdir()
+    db = sqlite3.connect(old)
+    db.executescript(VERSION_1_GAMES)
+    meta = {"format": "eights-tournament", "format_version": 1, "tournament": t.to_dict(),
+            "agent_files": {}}
+    db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
+                   [(k, json.dumps(v, sort_keys=True)) for k, v in meta.items()])
+    db.execute(f"ATTACH DATABASE '{tmp_path / 'straight' / RESULTS_FILE}' AS straight")
+    db.execute(f"INSERT INTO games ({OLD_COLUMNS}) SELECT {OLD_COLUMNS} FROM straight.games "
+               f"WHERE idx < {half}")
+    db.commit()
+    db.close()
+
+    resumed = run_tournament(t, tmp_path / "old")  # report too: it reads every column
+    assert (resumed.resumed, resumed.played_now) == (half, t.total_games - half)
+    assert [(s.agent, s.wins, s.rating, s.margin) for s in resumed.standings] == [
+        (s.agent, s.wins, s.rating, s.margin) for s in straight.standings]
+    assert all(s.failures == {} and not s.never_started for s in resumed.standings)
+    played = "SELECT idx, seats, deal_seed, winners, ranks, scores, turns, actions FROM games"
+    db = sqlite3.connect(tmp_path / "straight" / RESULTS_FILE)
+    expected = db.execute(f"{played} ORDER BY idx").fetchall()
+    db.close()
+    db = sqlite3.connect(old)
+    assert db.execute(f"{played} ORDER BY idx").fetchall() == expected  # the same games
+    got = db.execute("SELECT idx, decisions, failures FROM games ORDER BY idx").fetchall()
+    db.close()
+    assert all(d is None and f is None for idx, d, f in got if idx < half)
+    assert all(json.loads(f) == [{}, {}] and len(json.loads(d)) == 2
+               for idx, d, f in got if idx >= half)
+    with ResultsStore(old, t) as store:  # opening it again changes nothing
+        assert len(store.done()) == t.total_games

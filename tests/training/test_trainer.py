@@ -222,3 +222,16 @@ def test_cli_export(run, tmp_path, capsys):
     assert exported.metadata["timesteps"] == run.timesteps
     assert exported.act(view) == PolicyAgent("livery_eights", str(run.final)).act(view)
     assert main(["export", str(tmp_path / "none.zip"), str(out)]) == 2
+
+
+def test_cli_export_takes_a_run_directory(run, tmp_path, capsys):
+    out = tmp_path / "from_dir.npz"
+    assert main(["export", str(run.run_dir), str(out)]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert f"from {run.run_dir / 'best.zip'}" in said
+    assert PolicyAgent("livery_eights", str(out)).metadata["variant"] == "livery_eights"
+    empty = tmp_path / "empty_run"
+    empty.mkdir()
+    assert main(["export", str(empty), str(out)]) == 2
+    assert "holds no checkpoint (best.zip, final.zip, latest.zip)" in " ".join(
+        capsys.readouterr().out.split())
