@@ -7,7 +7,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt
 
-.PHONY: run test lint bench clean
+.PHONY: run test test-slow lint bench clean
 
 $(VENV)/.created:
 	@test -n "$(PYTHON)" || { echo "error: no Python 3.10 or newer on PATH (tried python3.11," \
@@ -32,6 +32,10 @@ run: $(VENV)/.run
 test: $(VENV)/.test
 	$(VENV)/bin/ruff check eights tests benchmarks examples
 	$(PY) -m pytest -n 2 -q
+
+# the attack reproductions too long for `make test` (marked `long`)
+test-slow: $(VENV)/.test
+	$(PY) -m pytest -n 2 -q -m long
 
 bench: $(VENV)/.test
 	$(PY) benchmarks/throughput.py
