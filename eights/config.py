@@ -11,7 +11,7 @@ Cross-option checks (enough cards to deal, say) go in a variant's
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 
@@ -102,6 +102,21 @@ class GameConfig:
                 f"{cls.variant}: unknown option(s) {', '.join(unknown)}; "
                 f"the options are {', '.join(cls.options())}"
             )
+        return cls(**options)
+
+    @classmethod
+    def from_options_beside(cls, options: Mapping[str, Any], others: Sequence[str],
+                            owner: str) -> GameConfig:
+        """:meth:`from_options` for a caller with options of its own (an env, a wrapper).
+
+        An unknown name is refused with both lists, so a misspelt env option is not
+        reported as if only game options existed.
+        """
+        unknown = sorted(set(options) - set(cls.options()))
+        if unknown:
+            raise ConfigError(
+                f"{cls.variant}: unknown option(s) {', '.join(unknown)}; the game options are "
+                f"{', '.join(cls.options())} and the {owner} options are {', '.join(others)}")
         return cls(**options)
 
     def to_dict(self) -> dict[str, Any]:

@@ -83,16 +83,10 @@ class EightsEnv(AECEnv):
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ConfigError(f"illegal_action={illegal_action!r} is not allowed; use one of "
                               f"{', '.join(map(repr, ILLEGAL_ACTION_MODES))}")
-        unknown = sorted(set(options) - set(engine_cls.Config.options()))
-        if unknown:
-            raise ConfigError(
-                f"{engine_cls.variant}: unknown option(s) {', '.join(unknown)}; the game "
-                f"options are {', '.join(engine_cls.Config.options())} and the env options "
-                f"are {', '.join(ENV_OPTIONS)}")
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_reward = check_illegal_reward(illegal_reward)
-        self.config = engine_cls.Config.from_options(**options)
+        self.config = engine_cls.Config.from_options_beside(options, ENV_OPTIONS, "env")
         self.engine = engine_cls(self.config, seed=0)
         self.encoder = encoder_factory(self.config)
         self.metadata = dict(self.metadata, name=f"{engine_cls.variant}_v0")

@@ -69,13 +69,7 @@ class SingleAgentEnv(gym.Env):
             raise ConfigError(f"render_mode={render_mode!r} is not allowed; use 'ansi' or None")
         cls = engine_class(variant)
         self.variant = variant
-        unknown = sorted(set(options) - set(cls.Config.options()))
-        if unknown:
-            raise ConfigError(
-                f"{variant}: unknown option(s) {', '.join(unknown)}; the game options are "
-                f"{', '.join(cls.Config.options())} and the wrapper's are "
-                f"{', '.join(self.WRAPPER_OPTIONS)}")
-        self.config = cls.Config.from_options(**options)
+        self.config = cls.Config.from_options_beside(options, self.WRAPPER_OPTIONS, "wrapper")
         self.engine = cls(self.config, seed=0)
         self.encoder = env_module(variant).encoder(self.config)
         n = self.config.num_players
