@@ -20,6 +20,10 @@ everything::
 
 ``resume`` continues from a checkpoint (or a run directory's latest.zip)
 with its optimizer state and timestep count, until ``timesteps`` in total.
+The model is rebuilt from the run's settings and only tensors are read from
+the checkpoint (``weights_only``; its pickled ``data`` member is never read),
+so the hyperparameters are the settings', overrides included, and a change of
+``net_arch`` or game options that changes the network is refused.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from typing import Any
 from ..config import ConfigError
 from ..engines import engine_class
 from ..envs import env_module
-from .checkpoints import load_model, read_metadata
+from .checkpoints import read_metadata, restore_checkpoint
 from .opponents import OpponentPool
 from .single_agent import SingleAgentEnv
 
@@ -181,20 +185,24 @@ def train(settings: TrainSettings, console: Any = None,
     vec_cls = SubprocVecEnv if settings.vec == "subproc" else DummyVecEnv
     vec_env = VecMonitor(vec_cls(make_env_fns(settings, settings.opponents)))
     tb_dir = str(run_dir / "tb") if importlib.util.find_spec("tensorboard") else None
+    model = MaskablePPO(
+        "MlpPolicy", vec_env, n_steps=settings.n_steps, batch_size=settings.batch_size,
+        n_epochs=settings.n_epochs, learning_rate=settings.learning_rate,
+        gamma=settings.gamma, gae_lambda=settings.gae_lambda, ent_coef=settings.ent_coef,
+        policy_kwargs={"net_arch": list(settings.net_arch)}, seed=settings.seed,
+        device="cpu", verbose=0, tensorboard_log=tb_dir,
+    )
     if resume_from is not None:
-        model = load_model(resume_from, env=vec_env, for_training=True)
-        model.tensorboard_log = tb_dir
+        # the model is built from the run's settings; only tensors come from the file
+        try:
+            restore_checkpoint(model, resume_from)
+        except BaseException:
+            vec_env.close()
+            raise
         if model.num_timesteps >= settings.timesteps:
+            vec_env.close()
             raise ConfigError(f"the checkpoint has trained {model.num_timesteps} timesteps "
                               f"already; ask for more than that with --timesteps")
-    else:
-        model = MaskablePPO(
-            "MlpPolicy", vec_env, n_steps=settings.n_steps, batch_size=settings.batch_size,
-            n_epochs=settings.n_epochs, learning_rate=settings.learning_rate,
-            gamma=settings.gamma, gae_lambda=settings.gae_lambda, ent_coef=settings.ent_coef,
-            policy_kwargs={"net_arch": list(settings.net_arch)}, seed=settings.seed,
-            device="cpu", verbose=0, tensorboard_log=tb_dir,
-        )
     observation_size = env_module(settings.variant).encoder(
         engine_class(settings.variant).Config.from_options(**settings.game_options())).size
     monitor = TrainingMonitor(settings, run_dir, observation_size, console=console)

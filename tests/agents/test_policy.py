@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from eights import ConfigError, make_game
 from eights.agents import PolicyAgent, make_agent, play_game
-from eights.agents.policy import MODELS_DIR, shipped_models
+from eights.agents.policy import MODELS_DIR, NumpyPolicy, shipped_models
 
 SHIPPED = shipped_models()
 #: the tables issues 3 and 6 promised a shipped model for
@@ -52,6 +54,20 @@ def test_a_shipped_model_plays_legal_moves_in_every_seat(name):
             game.step(action)
     assert agent.metadata["variant"] == variant
     assert agent.metadata["config"]["num_players"] == n
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_a_shipped_model_reads_exactly_as_numpy_wrote_it(name):
+    """The bounded, pickle-free reader gives the very arrays and metadata np.load does."""
+    path = MODELS_DIR / f"{name}.npz"
+    net, meta = NumpyPolicy.load(path)
+    with np.load(path, allow_pickle=False) as data:
+        assert meta == json.loads(str(data["metadata"]))
+        assert len(net.layers) == meta["layers"] == (len(data.files) - 1) // 2
+        for k, (w, b) in enumerate(net.layers):
+            assert w.dtype == b.dtype == np.float32
+            np.testing.assert_array_equal(w, data[f"w{k}"])
+            np.testing.assert_array_equal(b, data[f"b{k}"])
 
 
 @pytest.mark.parametrize("name", SHIPPED)
