@@ -52,7 +52,9 @@ FAILURE_KINDS = (
     "malformed",  # the answer is not a valid protocol message
     "illegal",    # the answer names an action that is not legal now
     "refused",    # the bot answered the decision with an error message
-    "gave_up",    # the bot failed too often in a row this game; it is not asked again
+    "flood",      # the bot wrote more than the frontend holds for it; it is stopped and restarted
+    "gave_up",    # the bot failed too often this game; it is not asked again until the next
+    "retired",    # the bot used up its failures for good; every later game forfeits unstarted
 )
 
 

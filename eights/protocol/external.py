@@ -19,11 +19,21 @@ what happened, and then, by ``on_error``:
   before anything is played; the game runner ends the game with that seat
   losing.
 
-A bot that crashed or missed its deadline is stopped (its state is unknown,
-and a hung bot would cost every later deadline too) and started again for
-the next decision. After ``max_restarts`` such failures in a row in one game
-it is not asked again until the next game (:meth:`seed`), so a broken bot
-costs a bounded time per game.
+A bot that crashed, missed its deadline, failed the hello or flooded its
+output is stopped (its state is unknown, and a hung bot would cost every
+later deadline too) and started again for the next decision. Such
+*stopping* failures (:data:`STOPPING`) are what a bot costs beyond its time
+limits, and three budgets bound them. After ``max_restarts`` + 1 in a row,
+or ``max_failures_per_game`` in one game, the bot is not asked again until
+the next game (:meth:`seed`): its decisions are ``gave_up`` failures, handled
+by ``on_error`` like any other. After ``max_failures`` in all it is
+``retired``: it is stopped, and every later decision raises
+:class:`~eights.protocol.errors.BotForfeit` at once, without starting it,
+whatever ``on_error`` says. The last budget is the agent's, so it lasts for
+a tournament that one agent plays (each worker process of a parallel
+tournament has its own agents, and so its own budget). A wrong answer
+(``malformed``, ``illegal``, ``refused``) costs no more time than a right
+one: it is handled and counted, and spends no budget.
 
 The agent counts all of it: :attr:`ExternalAgent.failures` by what went
 wrong (the kinds of :data:`~eights.protocol.errors.FAILURE_KINDS`), and
@@ -36,7 +46,10 @@ decision failed with at least one failed start is reported as never started.
 
 Options ride on the spec after its last ``?``, as ``policy:PATH?sample``
 does: ``exec:./bot?time_limit=0.5,on_error=forfeit`` (a command or URL that
-needs a ``?`` of its own ends the spec with one more ``?``). A ``#label``
+needs a ``?`` of its own ends the spec with one more ``?``). Each must be in
+the range :data:`OPTIONS` gives (numbers finite); anything else, and a
+command that cannot be split like a shell would, is a
+:class:`~eights.config.ConfigError` before anything runs. A ``#label``
 suffix names a second entry of the same bot, as for every agent.
 """
 
@@ -46,6 +59,7 @@ import collections
 import contextlib
 import json
 import logging
+import math
 import os
 import shlex
 import shutil
@@ -65,18 +79,61 @@ from .errors import BotFailure, BotForfeit, ProtocolError
 log = logging.getLogger(__name__)
 
 ON_ERROR = ("fallback", "forfeit")
+#: the longest time_limit and startup_timeout, in seconds (a day)
+MAX_SECONDS = 86400.0
+#: the largest count an option takes (max_restarts, max_failures, ...)
+MAX_COUNT = 1_000_000
+#: the largest max_message_bytes (64 MiB): a bot's queued output is held up to 4 times it
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+
+
+def _seconds(x: float) -> bool:
+    return math.isfinite(x) and 0 < x <= MAX_SECONDS
+
+
 #: spec options after the last '?': name -> (type, check, what is allowed)
 OPTIONS: dict[str, tuple[type, Any, str]] = {
-    "time_limit": (float, lambda x: x > 0, "seconds per decision, > 0 (default 5)"),
-    "startup_timeout": (float, lambda x: x > 0,
-                        "seconds to start and answer the hello, > 0 (default 10)"),
+    "time_limit": (float, _seconds, f"seconds per decision, a finite number > 0 and at most "
+                                    f"{MAX_SECONDS:g} (default 5)"),
+    "startup_timeout": (float, _seconds, f"seconds to start and answer the hello, a finite "
+                                         f"number > 0 and at most {MAX_SECONDS:g} (default 10)"),
     "on_error": (str, lambda x: x in ON_ERROR, "fallback or forfeit (default fallback)"),
-    "max_restarts": (int, lambda x: x >= 0, "restarts in a row per game, >= 0 (default 3)"),
-    "max_message_bytes": (int, lambda x: x >= 1024,
-                          f"an integer >= 1024 (default {m.DEFAULT_MAX_MESSAGE_BYTES})"),
+    "max_restarts": (int, lambda x: 0 <= x <= MAX_COUNT,
+                     f"restarts in a row per game, an integer from 0 to {MAX_COUNT} (default 3)"),
+    "max_failures_per_game": (int, lambda x: 1 <= x <= MAX_COUNT,
+                              f"stopping failures (crash, timeout, handshake, flood) in a game "
+                              f"before the bot is not asked again that game, an integer from 1 "
+                              f"to {MAX_COUNT} (default 5)"),
+    "max_failures": (int, lambda x: 1 <= x <= MAX_COUNT,
+                     f"stopping failures in all before the bot forfeits every later game "
+                     f"unstarted, an integer from 1 to {MAX_COUNT} (default 50)"),
+    "max_message_bytes": (int, lambda x: 1024 <= x <= MAX_MESSAGE_BYTES,
+                          f"an integer from 1024 to {MAX_MESSAGE_BYTES} "
+                          f"(default {m.DEFAULT_MAX_MESSAGE_BYTES})"),
 }
-#: failures that leave the bot in an unknown state: it is stopped and restarted
-RESTARTING = frozenset({"crash", "timeout", "handshake"})
+#: failures that leave the bot in an unknown state: it is stopped and restarted, and
+#: each spends the failure budgets (max_restarts, max_failures_per_game, max_failures)
+STOPPING = frozenset({"crash", "timeout", "handshake", "flood"})
+
+
+def check_option(key: str, value: Any, where: str = "") -> Any:
+    """``value`` of option ``key`` converted to the option's type, or a ConfigError.
+
+    A text is converted as a spec's option is (``"0.5"``); the error names
+    the option, the value and what is allowed, after ``where`` (the spec).
+    """
+    kind, ok, allowed = OPTIONS[key]
+    converted: Any = None
+    if isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            converted = kind(value)
+    elif kind is float and isinstance(value, (int, float)) and not isinstance(value, bool):
+        converted = float(value)
+    elif kind is int and isinstance(value, int) and not isinstance(value, bool):
+        converted = value
+    if converted is None or not ok(converted):
+        raise ConfigError(f"{where}{key}={value!r} is not allowed; {key} must be {allowed}")
+    return converted
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -95,15 +152,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise ConfigError(f"agent spec {spec!r}: {item!r} is not an option; after the last "
                               f"'?' come name=value options: {', '.join(OPTIONS)} (end the "
                               f"spec with '?' to keep a '?' in the command or URL)")
-        kind, ok, allowed = OPTIONS[key]
-        try:
-            converted = kind(value)
-        except ValueError:
-            converted = None
-        if converted is None or not ok(converted):
-            raise ConfigError(f"agent spec {spec!r}: {key}={value!r} is not allowed; "
-                              f"{key} must be {allowed}")
-        options[key] = converted
+        options[key] = check_option(key, value, f"agent spec {spec!r}: ")
     return target, options
 
 
@@ -125,27 +174,35 @@ class ExternalAgent(Agent):
 
     def __init__(self, target: str, *, seed: int | None = None, time_limit: float = 5.0,
                  startup_timeout: float = 10.0, on_error: str = "fallback",
-                 max_restarts: int = 3,
+                 max_restarts: int = 3, max_failures_per_game: int = 5,
+                 max_failures: int = 50,
                  max_message_bytes: int = m.DEFAULT_MAX_MESSAGE_BYTES):
         super().__init__(seed)
         if on_error not in ON_ERROR:
             raise ConfigError(f"on_error={on_error!r} is not allowed; it must be "
                               f"{' or '.join(ON_ERROR)}")
-        for key, value in (("time_limit", time_limit), ("startup_timeout", startup_timeout),
-                           ("max_restarts", max_restarts),
-                           ("max_message_bytes", max_message_bytes)):
-            if not OPTIONS[key][1](value):
-                raise ConfigError(f"{key}={value!r} is not allowed; {key} must be "
-                                  f"{OPTIONS[key][2]}")
+        where = f"agent {target!r}: "
         self.target = target
         self.name = target
-        self.time_limit = float(time_limit)
-        self.startup_timeout = float(startup_timeout)
+        self.time_limit: float = check_option("time_limit", time_limit, where)
+        self.startup_timeout: float = check_option("startup_timeout", startup_timeout, where)
         self.on_error = on_error
-        self.max_restarts = max_restarts
-        self.max_message_bytes = max_message_bytes
+        self.max_restarts: int = check_option("max_restarts", max_restarts, where)
+        self.max_failures_per_game: int = check_option("max_failures_per_game",
+                                                       max_failures_per_game, where)
+        self.max_failures: int = check_option("max_failures", max_failures, where)
+        self.max_message_bytes: int = check_option("max_message_bytes", max_message_bytes,
+                                                   where)
         if target.startswith("exec:"):
-            self.argv = shlex.split(target[len("exec:"):])
+            try:
+                self.argv = shlex.split(target[len("exec:"):])
+            except ValueError as err:  # an unclosed quote, a trailing backslash
+                raise ConfigError(f"agent spec {target!r}: the command cannot be split like a "
+                                  f"shell would ({err}); quote it as a shell would, e.g. "
+                                  f"exec:python 'my bot.py'") from None
+            if any("\0" in arg for arg in self.argv):
+                raise ConfigError(f"agent spec {target!r}: the command holds a NUL character, "
+                                  f"which no command can")
             if not self.argv:
                 raise ConfigError(f"agent spec {target!r}: exec: needs a command, "
                                   f"e.g. exec:node examples/bots/random_bot.js")
@@ -174,7 +231,13 @@ class ExternalAgent(Agent):
         self._new_game = True
         self._last_turn = -1
         self._failures_in_row = 0
-        self._given_up = False
+        #: stopping failures this game, and in all
+        self._game_failures = 0
+        self._total_failures = 0
+        #: why the bot is not asked again this game, or None
+        self._given_up: str | None = None
+        #: why the bot forfeits every decision from now on, or None
+        self._retired: str | None = None
 
     @classmethod
     def from_spec(cls, spec: str, seed: int | None = None) -> ExternalAgent:
@@ -184,11 +247,10 @@ class ExternalAgent(Agent):
 
     # ------------------------------------------------------------ agent API
     def seed(self, seed: int | None) -> None:
-        """Reseed (tournaments do this per game): a new game, and the bot gets a fresh chance."""
+        """Reseed (tournaments do this per game): a new game, and the bot gets a fresh chance
+        (unless it is retired: that is for good)."""
         super().seed(seed)
         self._new_game = True
-        self._given_up = False
-        self._failures_in_row = 0
 
     def act(self, view: PlayerView) -> int:
         if not view.legal_actions:
@@ -196,13 +258,17 @@ class ExternalAgent(Agent):
         if self._new_game or view.turn < self._last_turn:
             self._game += 1
             self._new_game = False
+            self._given_up = None
+            self._failures_in_row = self._game_failures = 0
         self._last_turn = view.turn
+        if self._retired is not None:
+            self.failures["retired"] += 1
+            raise BotForfeit(self.name, view.seat, "retired", self._retired)
         self._next_id += 1
         id_ = self._next_id
         try:
-            if self._given_up:
-                raise BotFailure("gave_up", f"it failed {self._failures_in_row} times in a row "
-                                            f"this game; it is asked again next game")
+            if self._given_up is not None:
+                raise BotFailure("gave_up", self._given_up)
             channel = self._ready(view)
             channel.send(m.encode(m.decide(view, id_, self._game,
                                            max(1, round(self.time_limit * 1000)))))
@@ -359,13 +425,10 @@ class ExternalAgent(Agent):
         """Log a failure, tell or stop the bot, then fall back or forfeit."""
         self.failures[failure.kind] += 1
         where = f"{self.name} (seat {view.seat}, game {self._game}, decision {id_})"
-        if failure.kind in RESTARTING:
+        if failure.kind in STOPPING:
             self._drop_channel()
             self._failures_in_row += 1
-            if self._failures_in_row > self.max_restarts:
-                self._given_up = True
-                log.warning("%s: %d failures in a row; not asking it again this game",
-                            where, self._failures_in_row)
+            self._spend(where)
         elif failure.kind in ("malformed", "illegal"):
             code = failure.code if isinstance(failure, _Malformed) else "illegal_action"
             self._tell(m.error(code, failure.detail, id_))
@@ -378,6 +441,30 @@ class ExternalAgent(Agent):
         log.log(level, "%s: %s: %s; playing %r instead (fallback)", where, failure.kind,
                 failure.detail, engine_class(view.variant).actions.text(choice))
         return choice
+
+    def _spend(self, where: str) -> None:
+        """Count a stopping failure against the budgets; give up on the bot this game, or
+        for good."""
+        self._game_failures += 1
+        self._total_failures += 1
+        if self._total_failures >= self.max_failures:
+            self._retired = (f"{self._total_failures} failures in all stopped it "
+                             f"(max_failures={self.max_failures}); it is not started again")
+            log.warning("%s: %s, and forfeits every decision from now on", where, self._retired)
+            self._restart_pending = False
+            return
+        if self._given_up is not None:
+            return
+        if self._failures_in_row > self.max_restarts:
+            self._given_up = (f"it failed {self._failures_in_row} times in a row this game "
+                              f"(max_restarts={self.max_restarts}); it is not asked again "
+                              f"until the next game")
+        elif self._game_failures >= self.max_failures_per_game:
+            self._given_up = (f"{self._game_failures} failures this game stopped it "
+                              f"(max_failures_per_game={self.max_failures_per_game}); it is "
+                              f"not asked again until the next game")
+        if self._given_up is not None:
+            log.warning("%s: %s", where, self._given_up)
 
     def _tell(self, message: dict[str, Any]) -> None:
         """Tell the bot what it did wrong (best effort: it may not listen)."""

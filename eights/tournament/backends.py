@@ -4,6 +4,13 @@ Every backend yields :class:`GameResult` s as games finish (in any order);
 the runner stores them and computes everything from the store in schedule
 order, so the results do not depend on the backend. Workers build their
 agents once per tournament and reuse them across games.
+
+A local worker process ends when the process that started it dies, however
+it dies (a SIGKILL included): a watchdog thread in each worker wakes when
+the parent's end of the pipe multiprocessing keeps to it closes, or when the
+worker's parent pid changes (checked every second), and exits the worker.
+Nothing else would: a worker only reads its task queue, and the
+resource tracker lives as long as some worker holds its pipe.
 """
 
 from __future__ import annotations
@@ -11,7 +18,10 @@ from __future__ import annotations
 import itertools
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -97,7 +107,8 @@ def _processes(tournament: Tournament, games: Sequence[ScheduledGame],
                workers: int) -> Iterator[GameResult]:
     # spawn, not fork: the parent may run threads (the progress bar, Ray, torch)
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context)
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                               initargs=(os.getpid(),))
 
     def wait_any(pending: list[Future]) -> tuple[list[list[GameResult]], list[Future]]:
         done, rest = wait(pending, return_when=FIRST_COMPLETED)
@@ -113,6 +124,53 @@ def _processes(tournament: Tournament, games: Sequence[ScheduledGame],
             "so under `if __name__ == \"__main__\":`") from None
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+#: seconds between a worker's checks that its parent is still there
+PARENT_POLL = 1.0
+#: seconds a worker whose parent died gives its agents to close (external bots) before exiting
+CLOSE_GRACE = 3.0
+
+
+def _start_worker(parent_pid: int) -> None:
+    """Worker initializer: end this worker when ``parent_pid`` (the tournament) dies."""
+    threading.Thread(target=_watch_parent, args=(parent_pid,), name="eights-parent-watch",
+                     daemon=True).start()
+
+
+def _watch_parent(parent_pid: int, poll: float = PARENT_POLL) -> None:
+    parent = multiprocessing.parent_process()
+    # POSIX: the read end of a pipe whose write end only the parent holds; Windows: its handle
+    sentinel = parent.sentinel if parent is not None else None
+    while True:
+        if sentinel is not None:
+            woken = bool(multiprocessing.connection.wait([sentinel], timeout=poll))
+        else:
+            time.sleep(poll)
+            woken = False
+        if woken and not _parent_gone(parent_pid, woken):
+            time.sleep(0.1)  # a dying process closes its files before its children are adopted
+        if _parent_gone(parent_pid, woken):
+            break
+        if woken:  # the parent closed the pipe but lives on: watch its pid alone
+            sentinel = None
+    _exit_orphaned()
+
+
+def _parent_gone(parent_pid: int, sentinel_ready: bool) -> bool:
+    if os.name == "nt":  # no reparenting there; the sentinel is the parent's process handle
+        return sentinel_ready
+    return os.getppid() != parent_pid  # an orphan is adopted by init or a subreaper
+
+
+def _exit_orphaned() -> None:
+    """Close this worker's agents (stopping external bots), briefly, then exit at once."""
+    player = _worker
+    if player is not None:
+        closer = threading.Thread(target=player.close, daemon=True)
+        closer.start()
+        closer.join(CLOSE_GRACE)
+    os._exit(1)
 
 
 # ---------------------------------------------------------------------- ray

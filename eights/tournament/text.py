@@ -27,8 +27,12 @@ LABELS = {
     "malformed": ("malformed answer", "malformed answers"),
     "illegal": ("illegal move", "illegal moves"),
     "refused": ("refusal", "refusals"),
-    # the bot failed max_restarts times in a row, so it is not asked again that game
+    "flood": ("output flood", "output floods"),
+    # the bot failed max_restarts times in a row, or max_failures_per_game times in a game,
+    # so it is not asked again that game
     "gave_up": ("skipped decision", "skipped decisions"),
+    # past max_failures in all: stopped for good, every later decision forfeits
+    "retired": ("decision after retirement", "decisions after retirement"),
 }
 #: what the agent did about its failures, listed first; the causes follow in brackets
 CONSEQUENCES = (FAILED_START, FALLBACK, RESTART)

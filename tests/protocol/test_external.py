@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 
 import pytest
@@ -20,7 +21,10 @@ from eights.engines import make_game
 from eights.protocol import messages as m
 from eights.protocol.errors import BotForfeit
 from eights.protocol.external import ExternalAgent
-from tests.protocol.conftest import builtin_bot, fake_bot
+from eights.tournament import Tournament, run_tournament
+from eights.tournament.text import failures_text
+from tests.protocol.conftest import BOTS, builtin_bot, fake_bot, python_bot
+from tests.protocol.test_channels import gone, within
 
 LOGGER = "eights.protocol.external"
 
@@ -141,7 +145,8 @@ def test_a_misbehaving_bot_forfeits_without_touching_the_game(mode: str, caplog)
 
 
 def test_a_crashed_bot_is_restarted_and_plays_on(caplog) -> None:
-    bot = make_agent(fake_bot("crash", "--after", "3") + "?max_restarts=100", "livery_eights", 1)
+    bot = make_agent(fake_bot("crash", "--after", "3") + "?max_restarts=100,"
+                     "max_failures_per_game=100", "livery_eights", 1)
     try:
         game = play_game(make_game("livery_eights", seed=1, num_players=2),
                          [bot, make_agent("random", "livery_eights", 2)])
@@ -238,7 +243,8 @@ def test_the_bot_process_stops_when_the_agent_is_closed() -> None:
 
 
 def test_what_the_agent_did_about_failures_is_counted() -> None:
-    bot = make_agent(fake_bot("crash", "--after", "3") + "?max_restarts=100", "livery_eights", 1)
+    bot = make_agent(fake_bot("crash", "--after", "3") + "?max_restarts=100,"
+                     "max_failures_per_game=100", "livery_eights", 1)
     try:
         game = play_game(make_game("livery_eights", seed=1, num_players=2),
                          [bot, make_agent("random", "livery_eights", 2)])
@@ -282,3 +288,197 @@ def test_a_closed_bot_is_started_again_without_counting_a_restart() -> None:
     finally:
         bot.close()
     assert not bot.handled and not bot.failures and bot.decisions == 2
+
+
+# ---------------------------------------------------------------- options are checked
+@pytest.mark.parametrize(("option", "value"), [
+    ("time_limit", "inf"), ("time_limit", "nan"), ("time_limit", "1e999"), ("time_limit", "0"),
+    ("time_limit", "86401"), ("startup_timeout", "inf"), ("startup_timeout", "-inf"),
+    ("startup_timeout", "-1"), ("max_restarts", "-1"), ("max_restarts", "1.5"),
+    ("max_restarts", "1000001"), ("max_failures_per_game", "0"),
+    ("max_failures_per_game", "inf"), ("max_failures", "0"), ("max_failures", "many"),
+    ("max_message_bytes", "1023"), ("max_message_bytes", str(64 * 2**20 + 1)),
+])
+def test_every_numeric_option_must_be_finite_and_in_range(option: str, value: str) -> None:
+    spec = fake_bot("good") + f"?{option}={value}"
+    with pytest.raises(ConfigError) as info:
+        make_agent(spec, "crazy_eights")
+    text = str(info.value)
+    assert text.startswith(f"agent spec {spec!r}: {option}={value!r} is not allowed; "
+                           f"{option} must be ")
+    assert ("finite" in text) == (option in ("time_limit", "startup_timeout"))
+
+
+def test_options_at_the_ends_of_their_ranges_are_taken() -> None:
+    bot = make_agent(fake_bot("good") + "?time_limit=86400,startup_timeout=1e-3,max_restarts=0,"
+                     "max_failures_per_game=1,max_failures=1000000,max_message_bytes=1024",
+                     "crazy_eights")
+    assert (bot.time_limit, bot.startup_timeout, bot.max_restarts) == (86400.0, 1e-3, 0)
+    assert (bot.max_failures_per_game, bot.max_failures, bot.max_message_bytes) == (1, 10**6,
+                                                                                    1024)
+    defaults = make_agent(fake_bot("good"), "crazy_eights")
+    assert (defaults.max_failures_per_game, defaults.max_failures) == (5, 50)
+
+
+def test_options_given_in_python_are_checked_too() -> None:
+    target = fake_bot("good")
+    with pytest.raises(ConfigError, match=r"time_limit=inf is not allowed; time_limit must be "
+                                          r"seconds per decision, a finite number"):
+        ExternalAgent(target, time_limit=float("inf"))
+    with pytest.raises(ConfigError, match="startup_timeout='soon' is not allowed"):
+        ExternalAgent(target, startup_timeout="soon")
+    with pytest.raises(ConfigError, match="max_failures=0 is not allowed; max_failures must be"):
+        ExternalAgent(target, max_failures=0)
+    assert ExternalAgent(target, time_limit=2).time_limit == 2.0
+
+
+@pytest.mark.parametrize("command", ["'x", "bot.py 'unclosed", "bot.py \\"])
+def test_a_command_that_cannot_be_split_is_a_config_error(command: str) -> None:
+    spec = f"exec:{command}"
+    with pytest.raises(ConfigError) as info:
+        make_agent(spec + "?time_limit=1", "crazy_eights")
+    assert f"agent spec {spec!r}: the command cannot be split like a shell would" in str(info.value)
+
+
+def test_a_command_with_a_nul_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="holds a NUL character"):
+        make_agent(fake_bot("good") + " x\0y", "crazy_eights")
+
+
+# ---------------------------------------------------------------- runaway bots
+def rogue_bot(mode: str, *args: str) -> str:
+    return python_bot(str(BOTS / "rogue_bot.py"), mode, *args)
+
+
+def test_a_bot_closed_with_a_child_on_its_pipes_stops_in_time(tmp_path) -> None:
+    pidfile = tmp_path / "child.pid"
+    bot = make_agent(rogue_bot("spawn", "--pidfile", str(pidfile)), "livery_eights")
+    game = make_game("livery_eights", seed=2)
+    view = game.view(game.current_player)
+    assert bot.act(view) in view.legal_actions and bot.decisions == 1
+    child = int(pidfile.read_text())
+    try:
+        assert within(5, bot.close) < 5  # bye; it exits; its child holds stdout and is stopped
+        assert gone(child)
+    finally:
+        if not gone(child, wait=0):
+            os.kill(child, 9)
+
+
+@pytest.mark.parametrize("mode", ["flood-stdout", "flood-stderr"])
+def test_a_flooding_bot_is_a_failing_bot(mode: str, caplog) -> None:
+    bot = make_agent(rogue_bot(mode, "--megabytes", "210"), "livery_eights", seed=1)
+    game = make_game("livery_eights", seed=2)
+    view = game.view(game.current_player)
+    try:
+        assert bot.act(view) in view.legal_actions
+        assert bot.failures == {"flood": 1} and bot.handled == {"fallback": 1}
+        assert bot._holder[0] is None  # it was stopped
+        assert any("flood" in w and "fallback" in w for w in warnings(caplog))
+        bot.act(view)  # started again (and it floods again)
+        assert bot.handled["restart"] == 1
+    finally:
+        bot.close()
+    forfeiting = make_agent(rogue_bot(mode, "--megabytes", "210") + "?on_error=forfeit",
+                            "livery_eights")
+    with pytest.raises(BotForfeit) as info:
+        forfeiting.act(view)
+    forfeiting.close()
+    assert info.value.kind == "flood"
+
+
+# ---------------------------------------------------------------- failure budgets
+def first_view(seed: int):
+    game = make_game("livery_eights", seed=seed)
+    return game.view(game.current_player)
+
+
+def test_past_its_budget_for_the_game_a_bot_is_not_asked_again_that_game(caplog) -> None:
+    """A bot that crashes at every second decision: never twice in a row, yet only 3 a game."""
+    bot = make_agent(fake_bot("crash", "--after", "1") + "?max_restarts=100,"
+                     "max_failures_per_game=3", "livery_eights", seed=1)
+    view = first_view(2)
+    try:
+        for _ in range(10):  # ten decisions of one game
+            assert bot.act(view) in view.legal_actions
+        assert bot.failures == {"crash": 3, "gave_up": 4}
+        assert bot.decisions == 3 and bot.handled == {"restart": 2, "fallback": 7}
+        assert any("3 failures this game stopped it (max_failures_per_game=3)" in w
+                   for w in warnings(caplog))
+        bot.seed(1)  # the next game: it is asked again
+        bot.act(view)
+        assert bot.decisions == 4 and bot.handled["restart"] == 3
+    finally:
+        bot.close()
+
+
+def test_wrong_answers_spend_no_budget() -> None:
+    bot = make_agent(fake_bot("illegal") + "?max_failures_per_game=1,max_failures=1",
+                     "livery_eights", seed=1)
+    view = first_view(2)
+    try:
+        for _ in range(5):
+            bot.act(view)
+    finally:
+        bot.close()
+    assert bot.failures == {"illegal": 5} and bot.handled == {"fallback": 5}
+
+
+def test_past_its_budget_in_all_a_bot_forfeits_every_game_without_being_started() -> None:
+    bot = make_agent(fake_bot("crash", "--after", "1") + "?max_restarts=100,"
+                     "max_failures_per_game=2,max_failures=5", "livery_eights", seed=1)
+    outcomes = []
+    for g in range(4):
+        bot.seed(g)
+        view = first_view(g)
+        for _ in range(6):
+            try:
+                bot.act(view)
+                outcomes.append(g)
+            except BotForfeit as forfeit:
+                assert forfeit.kind == "retired" and "max_failures=5" in forfeit.detail
+                assert bot._holder[0] is None  # stopped for good, not started again
+                outcomes.append(f"forfeit {g}")
+                break
+    # game 2: good, crash (the 5th: retired, a fallback), then a forfeit; game 3: at once
+    assert outcomes == [0] * 6 + [1] * 6 + [2, 2, "forfeit 2", "forfeit 3"]
+    assert bot.failures == {"crash": 5, "gave_up": 4, "retired": 2}
+    assert bot.handled["restart"] == 4  # after each crash but the last
+    assert bot.decisions == 5
+
+
+def hang_every_third(starts, options: str) -> str:
+    return rogue_bot("hang-every", "--every", "3", "--starts", str(starts)) + options
+
+
+def test_a_bot_hanging_now_and_then_costs_a_tournament_bounded_time(tmp_path) -> None:
+    starts = tmp_path / "starts"
+    bot = hang_every_third(starts, "?time_limit=0.2,max_failures_per_game=2,max_failures=6")
+    tournament = Tournament("livery_eights", ("heuristic", bot), games=8, seed=1)
+    start = time.monotonic()
+    result = run_tournament(tournament, report=False)
+    assert time.monotonic() - start < 30  # six timeouts in all, then no more asking
+    assert result.games_played == 8
+    standing = result.standing(bot)
+    failures = standing.failures
+    assert failures["timeout"] == 6  # every failure it had; the 6th retired it
+    assert standing.forfeits == failures["retired"] >= 1  # each game after the 6th failure
+    assert len(starts.read_text().splitlines()) == failures["restart"] + 1  # none once retired
+    shown = failures_text(failures, standing.forfeits)
+    assert shown.startswith(f"{failures['fallback']} fallbacks, {failures['restart']} restarts, "
+                            f"{standing.forfeits} forfeit") and "(6 timeouts" in shown
+
+
+@pytest.mark.long
+def test_a_bot_hanging_now_and_then_with_the_default_budgets(tmp_path) -> None:
+    """The issue's case (hanging at every third decision, time_limit=0.5) with the defaults."""
+    starts = tmp_path / "starts"
+    bot = hang_every_third(starts, "?time_limit=0.5")
+    tournament = Tournament("livery_eights", ("heuristic", bot), games=40, seed=1)
+    start = time.monotonic()
+    result = run_tournament(tournament, report=False)
+    assert time.monotonic() - start < 120  # at most 50 failures of about 0.6 s, then forfeits
+    standing = result.standing(bot)
+    assert result.games_played == 40 and standing.failures["timeout"] == 50
+    assert standing.forfeits == standing.failures["retired"] >= 1
+    assert len(starts.read_text().splitlines()) == standing.failures["restart"] + 1
