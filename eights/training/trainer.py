@@ -8,7 +8,7 @@ hands it to the pool as a ``self`` opponent, and evaluates it against fixed
 agents (CSV, and TensorBoard when installed). A run directory holds
 everything::
 
-    RUN/settings.json         what was asked for (resume reads it)
+    RUN/settings.json         what was asked for (resume reads the copy inside the checkpoint)
     RUN/checkpoints/step_*.zip one per checkpoint, also the self-play pool
     RUN/latest.zip            the newest checkpoint
     RUN/best.zip              the best by mean evaluation win rate
