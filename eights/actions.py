@@ -11,7 +11,10 @@ case, spacing and card spelling (``play th`` is ``play 10H``), and
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable, Sequence
+
+import numpy as np
 
 from .cards import SUITS, CardError, card_text, parse_card, parse_suit
 
@@ -81,22 +84,31 @@ class ActionSet:
         return self._ids[key]
 
     def coerce(self, action: int | str) -> int:
-        """An id from an id or a text (numpy ints included)."""
+        """An id from an id or a text.
+
+        An id is a Python ``int`` or a numpy integer; a bool (``np.bool_`` too), a float
+        (``np.float32`` too), a ``Decimal`` or ``Fraction`` is refused even when it equals
+        a whole number, so a value that is not an action id is never read as one.
+        """
+        if type(action) is int or (
+                isinstance(action, (int, np.integer)) and not isinstance(action, bool)):
+            a = int(action)
+            if 0 <= a < len(self.texts):
+                return a
+            raise ActionError(
+                f"action {action!r} is not in the action space: ids are 0..{len(self.texts) - 1}"
+            )
         if isinstance(action, str):
             return self.parse(action)
-        if isinstance(action, (bool, float)):
+        if isinstance(action, (bool, np.bool_, numbers.Number)):
             raise ActionError(
                 f"action {action!r} is not in the action space: ids are 0..{len(self.texts) - 1}"
+                f", as a Python int or a numpy integer, not a {type(action).__name__}"
             )
-        try:
-            as_int = int(action)  # numpy integer types
-        except (TypeError, ValueError):
-            raise ActionError(f"action {action!r} is neither an action id nor text") from None
-        if as_int != action or isinstance(action, bool) or not 0 <= as_int < len(self.texts):
-            raise ActionError(
-                f"action {action!r} is not in the action space: ids are 0..{len(self.texts) - 1}"
-            )
-        return as_int
+        raise ActionError(
+            f"action {action!r} is neither an action id nor text ({type(action).__name__}; "
+            f"ids are ints 0..{len(self.texts) - 1}, texts as in {self.texts[0]!r})"
+        )
 
     def texts_of(self, actions: Sequence[int]) -> list[str]:
         return [self.texts[a] for a in actions]

@@ -62,7 +62,7 @@ def test_unknown_ids_and_options_are_named() -> None:
     with pytest.raises(gymnasium.error.Error, match="UnoEights"):
         gymnasium.make("eights/UnoEights-v0")
     with pytest.raises(ConfigError, match=r"unknown option.*num_playerz.*the game options are "
-                                          r"num_players.*the wrapper.s are .*opponents"):
+                                          r"num_players.*the wrapper options are .*opponents"):
         gymnasium.make("eights/CrazyEights-v0", num_playerz=3)
     with pytest.raises(ConfigError, match="'nobody' is not known"):
         gymnasium.make("eights/CrazyEights-v0", opponents="nobody")

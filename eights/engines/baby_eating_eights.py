@@ -75,7 +75,6 @@ from ..cards import (
     parse_cards,
 )
 from ..config import ConfigError, GameConfig, option
-from .base import SeatHistory
 from .pile import DRAW, NO_SEAT, PASS, SUIT_ACTION, PileEngine, PileState, PileView, pile_actions
 
 #: the most players any deck seats (the expanded deck's 104 cards, six each and a starter)
@@ -972,7 +971,7 @@ class BabyEatingEightsGame(PileEngine):
             self.variant, self.config, seat, -1 if over else s.current, tuple(hand),
             tuple(map(len, s.hands)), tuple(s.scores),
             tuple(self._legal_now) if to_act else (), self.turn, over,
-            SeatHistory(self._log, len(self._log), seat, self.private_events),
+            self._history(seat),
             s.top, s.suit, s.direction, len(s.stock), tuple(s.discard_counts), 0,
             PHASES[s.phase], NO_CARD, 0, NO_SEAT, s.first, s.stuck, tuple(s.drew_suit),
             tuple(s.drew_rank),
@@ -1074,7 +1073,10 @@ class BabyEatingEightsGame(PileEngine):
         for p in range(self.num_players):
             mark = ">" if p == self.current_player else " "
             cards = sorted(s.hands[p])
-            shown = cards_text(cards) if seat is None or seat == p else f"{len(cards)} cards"
+            if seat is None or seat == p:
+                shown = cards_text(cards) or "no cards"
+            else:
+                shown = f"{len(cards)} card" + ("" if len(cards) == 1 else "s")
             team = f"  [team {self.team_of[p]}]" if cfg.teams else ""
             lines.append(f"{mark} player {p}: {shown}{team}")
         if self.game_over:

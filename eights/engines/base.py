@@ -32,7 +32,7 @@ import dataclasses
 import json
 import os
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
@@ -100,35 +100,68 @@ class GameRecord:
 class SeatHistory:
     """The event log as one seat may see it: other seats' private cards hidden.
 
-    It refers to the engine's log (the view stays cheap to make) but never
-    hands it out: :meth:`events`, equality and copying (``copy.deepcopy``,
-    ``dataclasses.asdict``) all see only the redacted events.
+    It holds nothing its seat may not see. Made from a log (as the protocol
+    does), it keeps its own copy of the first ``length`` events, with the
+    cards of the ``private`` kinds of event hidden unless ``seat`` is the
+    event's player. An engine's views share instead two of the engine's
+    lists (:meth:`Engine.seat_history`): the log with every private card
+    hidden, and the seat's own private events with their places in it. The
+    engine only ever appends to them (restoring a snapshot gives it new
+    lists), so what a history reads, its first ``length`` events, never
+    changes. :meth:`events`, equality and copying (``copy.deepcopy``,
+    ``dataclasses.asdict``, pickling) all see only those events.
     """
 
-    __slots__ = ("_length", "_log", "_private", "_seat")
+    __slots__ = ("_length", "_own", "_public", "_seat")
 
-    def __init__(self, log: list, length: int, seat: int, private: frozenset):
-        self._log, self._length, self._seat, self._private = log, length, seat, private
+    def __init__(self, log: Sequence[Sequence], length: int, seat: int,
+                 private: frozenset[str] = frozenset()):
+        if not 0 <= length <= len(log):
+            raise ValueError(f"SeatHistory: length {length} is not within the log's "
+                             f"{len(log)} events")
+        self._public: list[tuple] = redact(log[:length], seat, private)
+        self._own: Sequence[tuple[int, tuple]] = ()
+        self._length, self._seat = length, seat
 
     def events(self) -> list[Event]:
-        seat, private = self._seat, self._private
-        out = []
-        for kind, player, card, arg in self._log[: self._length]:
-            if kind in private and player != seat:
-                card = NO_CARD
-            out.append(Event(kind, player, card, arg))
-        return out
+        """The events up to this history's length (a new list: changing it changes nothing)."""
+        length = self._length
+        out = self._public[:length]
+        for i, event in self._own:  # the seat's private events, in log order
+            if i >= length:
+                break
+            out[i] = event
+        return list(map(Event._make, out))
+
+    def __len__(self) -> int:
+        return self._length
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, SeatHistory) and self.events() == other.events()
+        return (isinstance(other, SeatHistory) and self._length == other._length
+                and self.events() == other.events())
 
     __hash__ = None  # type: ignore[assignment]
 
     def __deepcopy__(self, memo: dict) -> list[Event]:
         return self.events()
 
+    def __reduce__(self) -> tuple:
+        return (SeatHistory, (self.events(), self._length, self._seat))
+
     def __repr__(self) -> str:
         return f"SeatHistory({self._length} events, seat {self._seat})"
+
+
+def redact(log: Iterable[Sequence], seat: int, private: frozenset[str]) -> list[Event]:
+    """``log``'s events as ``seat`` may see them, as a new list of :class:`Event`: the
+    card of an event of a ``private`` kind is hidden (``NO_CARD``) unless ``seat`` is
+    the event's player."""
+    out = []
+    for kind, player, card, arg in log:
+        if kind in private and player != seat:
+            card = NO_CARD
+        out.append(Event(kind, player, card, arg))
+    return out
 
 
 @dataclasses.dataclass(slots=True)
@@ -138,7 +171,9 @@ class PlayerView:
     Seats are absolute (0..n-1); ``hand_sizes`` and ``scores`` are in seat
     order. ``legal_actions`` is empty unless the seat is the one to act.
     A view is a snapshot made for its reader: its fields are immutable values
-    (ints, tuples), so nothing done to it reaches the game. (It is not a
+    (ints, tuples) and ``seen_events``, a :class:`SeatHistory` holding only
+    the seat's redacted events, so nothing done to it reaches the game and
+    nothing reachable from it shows a card the seat may not see. (It is not a
     frozen dataclass because frozen construction costs several microseconds
     per observation.)
     """
@@ -243,6 +278,11 @@ class Engine:
             )
         self.first_player_option = None if first_player is None else int(first_player)
         self._log: list[tuple] = []
+        #: the log with the cards of private events hidden, and per seat its own private
+        #: events (place in the log, event), as far as a view has needed them
+        #: (:meth:`seat_history`): only ever appended to, replaced when cut back
+        self._public: list[tuple] = []
+        self._own: list[list[tuple[int, tuple]]] = [[] for _ in range(self.num_players)]
         self._decisions: list[int] = []
         self.turn = 0
         self.terminated = False
@@ -340,6 +380,45 @@ class Engine:
         """The whole event log, hidden cards included (the referee's view)."""
         return [Event(*e) for e in self._log]
 
+    def seat_history(self, seat: int) -> SeatHistory:
+        """The event log so far as ``seat`` may see it, for its view.
+
+        The history refers to nothing but what the seat may see: the log with
+        every private card hidden and the seat's own private events, which are
+        brought up to date here from the log (only events logged since the
+        last view are read, once for all seats) and only ever appended to;
+        :meth:`restore` gives new, shorter lists where it cuts them back, so a
+        history made earlier keeps reading what it read.
+        """
+        if not 0 <= seat < self.num_players:
+            raise ValueError(
+                f"seat {seat!r} is not at this table: seats are 0..{self.num_players - 1}")
+        return self._history(seat)
+
+    def _history(self, seat: int) -> SeatHistory:
+        """:meth:`seat_history` for a seat known to be at the table (views check it)."""
+        log, public = self._log, self._public
+        k, n = len(public), len(log)
+        if k != n:  # read the events logged since the last view (once for all seats)
+            own = self._own
+            if k > n:  # the log was cut back behind restore()'s back: read it all again
+                public = self._public = []
+                own = self._own = [[] for _ in range(self.num_players)]
+                k = 0
+            private, seats = self.private_events, self.num_players
+            for e in log[k:] if k else log:
+                k += 1
+                if e[0] in private:
+                    player = e[1]
+                    if 0 <= player < seats:
+                        own[player].append((k - 1, e))
+                    e = (e[0], player, NO_CARD, e[3])
+                public.append(e)
+        history = SeatHistory.__new__(SeatHistory)
+        history._public, history._own, history._length, history._seat = (
+            public, self._own[seat], n, seat)
+        return history
+
     def returns(self) -> list[float]:
         """Rewards at the end: +1 winners, -1 others; 0 for all if truncated or not over."""
         if not self.terminated:
@@ -416,6 +495,11 @@ class Engine:
         self.state = state.copy()
         self.rng.setstate(rng_state)
         del self._log[log_len:]
+        # fresh lists where they went further: histories already made keep theirs
+        if len(self._public) > log_len:
+            self._public = self._public[:log_len]
+            self._own = [own if not own or own[-1][0] < log_len
+                         else [x for x in own if x[0] < log_len] for own in self._own]
         del self._decisions[n_decisions:]
         self._legal_now = list(legal)
 

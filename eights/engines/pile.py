@@ -29,7 +29,7 @@ from ..cards import (
     standard_deck,
 )
 from ..config import ConfigError, GameConfig, option
-from .base import Engine, PlayerView, SeatHistory, State
+from .base import Engine, PlayerView, State
 
 # Action ids shared by the pile variants: "play <card>" is the card id.
 SUIT_ACTION = NUM_STANDARD          # "suit C" .. "suit S" are 52..55
@@ -414,7 +414,7 @@ class PileEngine(Engine):
             self.variant, self.config, seat, -1 if over else s.current, tuple(hand),
             tuple(map(len, s.hands)), tuple(s.scores),
             tuple(self._legal_now) if to_act else (), self.turn, over,
-            SeatHistory(self._log, len(self._log), seat, self.private_events),
+            self._history(seat),
             s.top, s.suit, s.direction, len(s.stock), tuple(s.discard_counts), s.pending,
             PHASE_NAMES[s.phase], s.drawn if (to_act and s.phase == AFTER_DRAW) else NO_CARD,
             s.hand_number, s.offender, s.first, s.stuck, tuple(s.drew_suit),
@@ -616,7 +616,10 @@ class PileEngine(Engine):
         for p in range(self.num_players):
             mark = ">" if p == self.current_player else " "
             cards = sorted(s.hands[p])
-            shown = cards_text(cards) if seat is None or seat == p else f"{len(cards)} cards"
+            if seat is None or seat == p:
+                shown = cards_text(cards) or "no cards"
+            else:
+                shown = f"{len(cards)} card" + ("" if len(cards) == 1 else "s")
             lines.append(f"{mark} player {p}: {shown}  (score {s.scores[p]})")
         if self.game_over:
             lines.append("winners: " + ", ".join(f"player {w}" for w in self.winners)

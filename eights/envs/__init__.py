@@ -42,8 +42,9 @@ def env_module(variant: str) -> ModuleType:
 def make_env(variant: str, **options: Any) -> AECEnv:
     """The AEC env of a variant id, as its module's ``env(**options)`` makes it.
 
-    ``options`` are the env options (``render_mode``, ``illegal_action``,
-    ``illegal_reward``) and the game's config options (``num_players=4``);
+    ``options`` are the env options (``render_mode``, ``render_seat``,
+    ``illegal_action``, ``illegal_reward``) and the game's config options
+    (``num_players=4``);
     an unknown variant or option is refused naming the known ones.
     """
     return env_module(variant).env(**options)

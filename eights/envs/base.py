@@ -7,6 +7,18 @@ seat's :class:`~eights.engines.base.PlayerView` by the variant's encoder;
 rewards come at the end (+1 winners, -1 others, or points with
 ``reward="score"``); a game past ``max_turns`` is truncated.
 
+A game can end before anybody acts (one-card hands where the deal or the
+starter already decides it): ``reset`` then leaves every agent terminated
+(or truncated) with the engine's returns as rewards and ``agent_selection``
+on the first of them, so ``agent_iter()`` yields each agent once to observe
+its end and step ``None``, as after any other ending.
+
+``env.step(action)`` takes an action id: a Python ``int`` or a numpy integer
+from 0 to ``action_space.n - 1`` (a ``bool``, a float, a ``Decimal`` or
+``Fraction``, an action's text or anything else is refused with a
+``TypeError`` naming its type), or ``None`` for an agent that is terminated
+or truncated, as PettingZoo has it.
+
 What an illegal action does is the env option ``illegal_action``:
 
 * ``"raise"`` (the default): :class:`~eights.engines.base.IllegalActionError`
@@ -20,9 +32,16 @@ What an illegal action does is the env option ``illegal_action``:
   env check) need it. Actions outside the action space still raise, as
   PettingZoo's ``AssertOutOfBoundsWrapper`` does.
 
-The env options (``render_mode``, ``illegal_action``, ``illegal_reward``) are
-keywords of ``env()`` next to the game's config options; a name that is
-neither is refused with both lists.
+What ``render()`` shows is the env option ``render_seat``: a table shows
+what one seat may see, so by default (``None``) it is the view of the agent
+to act (``agent_selection``): its own hand, the other hands as card counts.
+An int seat (``render_seat=0``) or an agent name (``"player_0"``) always
+shows that seat's view, for a person watching that seat; ``"referee"`` shows
+every hand. Any other value is refused when the env is made.
+
+The env options (``render_mode``, ``render_seat``, ``illegal_action``,
+``illegal_reward``) are keywords of ``env()`` next to the game's config
+options; a name that is neither is refused with both lists.
 
 ``env()`` returns this class itself rather than wrapping it in PettingZoo's
 ``OrderEnforcingWrapper`` and ``AssertOutOfBoundsWrapper``: it makes both
@@ -51,8 +70,10 @@ from ..engines.base import Engine, IllegalActionError
 
 RESET_OPTIONS = ("deck", "first_player")
 #: keywords of ``env()`` that configure the env rather than the game
-ENV_OPTIONS = ("render_mode", "illegal_action", "illegal_reward")
+ENV_OPTIONS = ("render_mode", "render_seat", "illegal_action", "illegal_reward")
 ILLEGAL_ACTION_MODES = ("raise", "terminate")
+#: the ``render_seat`` that shows every hand
+REFEREE = "referee"
 
 
 def check_illegal_reward(value: Any) -> float:
@@ -64,6 +85,38 @@ def check_illegal_reward(value: Any) -> float:
     return float(value)
 
 
+def check_render_seat(value: Any, agents: list[str]) -> int | None:
+    """The seat ``render_seat`` names (an int seat or an agent name), ``None`` for the
+    referee, or ``-1`` for the agent to act (``render_seat=None``); else a ConfigError."""
+    if value is None:
+        return -1
+    if isinstance(value, str):
+        if value == REFEREE:
+            return None
+        if value in agents:
+            return agents.index(value)
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) \
+            and 0 <= value < len(agents):
+        return int(value)
+    raise ConfigError(
+        f"render_seat={value!r} is not allowed; use None (the agent to act), a seat from 0 "
+        f"to {len(agents) - 1}, an agent name ({agents[0]} .. {agents[-1]}) or "
+        f"{REFEREE!r} (every hand)")
+
+
+def action_type_error(action: Any, num_actions: int) -> TypeError:
+    """The error for an ``env.step`` action that is not an action id."""
+    hint = ""
+    if isinstance(action, str):
+        hint = "; for an action's text use env.unwrapped.engine.parse_action(text)"
+    elif action is None:
+        hint = "; None is only for an agent that is terminated or truncated"
+    return TypeError(
+        f"action {action!r} ({type(action).__name__}) is not an action id: an action is an "
+        f"int from 0 to {num_actions - 1}, a Python int or a numpy integer (not a bool)"
+        f"{hint}")
+
+
 class EightsEnv(AECEnv):
     """AEC env over an ``eights`` engine; see the module docstring."""
 
@@ -73,7 +126,8 @@ class EightsEnv(AECEnv):
 
     def __init__(self, engine_cls: type[Engine], encoder_factory: Callable[[Any], Any],
                  render_mode: str | None = None, illegal_action: str = "raise",
-                 illegal_reward: float = -1.0, **options: Any):
+                 illegal_reward: float = -1.0, render_seat: int | str | None = None,
+                 **options: Any):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
@@ -93,6 +147,8 @@ class EightsEnv(AECEnv):
         n = self.config.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self._render_seat = check_render_seat(render_seat, self.possible_agents)
+        self.render_seat = render_seat
         num_actions = len(engine_cls.actions)
         obs_space = spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), dtype=np.float32),
@@ -126,12 +182,15 @@ class EightsEnv(AECEnv):
         self.engine.reset(seed=game_seed, deck=options.get("deck"),
                           first_player=options.get("first_player"))
         self._stopped = False
+        self._skip_agent_selection = None  # PettingZoo's mark while dead agents step
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
+        # where the game ended in the deal, every agent is done and the first steps out first
+        self.agent_selection = self.agents[0]
         self._sync()
 
     def _sync(self) -> None:
@@ -163,15 +222,23 @@ class EightsEnv(AECEnv):
         view = self.engine.view(seat)
         mask = np.zeros(self._num_actions, dtype=np.int8)
         if view.legal_actions and not self._stopped:
-            mask[list(view.legal_actions)] = 1
+            mask.put(view.legal_actions, 1)  # (cheaper than mask[list(...)] = 1)
         return {"observation": self.encoder.encode(view), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         self._require_reset("step()")
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        try:
+            dead = self.terminations[agent] or self.truncations[agent]
+        except KeyError:
+            raise RuntimeError("step() was called after every agent stepped out of the "
+                               "finished game; call env.reset() to play again") from None
+        if dead:
             self._was_dead_step(action)
             return
+        if type(action) is not int and (
+                isinstance(action, bool) or not isinstance(action, (int, np.integer))):
+            raise action_type_error(action, self._num_actions)
         try:
             self.engine.step(action)
         except IllegalActionError:
@@ -211,7 +278,10 @@ class EightsEnv(AECEnv):
             warnings.warn("render() called without a render_mode; pass render_mode='ansi' "
                           "or 'human' to env()", stacklevel=2)
             return None
-        text = self.engine.render()
+        seat = self._render_seat
+        if seat == -1:
+            seat = self._seat[self.agent_selection]
+        text = self.engine.render(seat)
         if self.render_mode == "human":
             print(text + "\n")
             return None
@@ -231,20 +301,24 @@ def variant_env(engine_cls: type[Engine], encoder_factory: Callable[[Any], Any],
 
     class raw_env(EightsEnv):  # PettingZoo names the unwrapped env class raw_env
         def __init__(self, render_mode: str | None = None, illegal_action: str = "raise",
-                     illegal_reward: float = -1.0, **options: Any):
+                     illegal_reward: float = -1.0, render_seat: int | str | None = None,
+                     **options: Any):
             super().__init__(engine_cls, encoder_factory, render_mode=render_mode,
                              illegal_action=illegal_action, illegal_reward=illegal_reward,
-                             **options)
+                             render_seat=render_seat, **options)
 
     def env(render_mode: str | None = None, illegal_action: str = "raise",
-            illegal_reward: float = -1.0, **options: Any) -> AECEnv:
+            illegal_reward: float = -1.0, render_seat: int | str | None = None,
+            **options: Any) -> AECEnv:
         """The env; ``options`` are the game's config options (``num_players=4``).
 
         ``illegal_action`` is ``"raise"`` or ``"terminate"`` (the game ends,
-        ``illegal_reward`` to the agent that played it); see :mod:`eights.envs.base`.
+        ``illegal_reward`` to the agent that played it); ``render_seat`` is whose
+        view ``render()`` shows: the agent to act (None), a seat or agent name, or
+        ``"referee"`` (every hand); see :mod:`eights.envs.base`.
         """
         return raw_env(render_mode=render_mode, illegal_action=illegal_action,
-                       illegal_reward=illegal_reward, **options)
+                       illegal_reward=illegal_reward, render_seat=render_seat, **options)
 
     raw_env.__module__ = env.__module__ = module
     return raw_env, env

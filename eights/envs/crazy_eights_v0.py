@@ -13,7 +13,7 @@ are read here: ``docs/rules/crazy_eights.md``.
 | Observations | Dict(`observation`: Box(0, 1, (201 + 21n,), float32), `action_mask`: Box(0, 1, (58,), int8)) |
 | Rewards | +1 winner(s), -1 others at the end; `reward="score"`: points vs the table mean / 100 |
 | Options | `num_players` (2-8), `num_decks` (2), `hand_size` (7), `match` (False), `target_score` (500), `king_draw` (2), `may_keep_drawn_card` (False), `reward`, `max_turns` (2000) |
-| Env options | `render_mode` (None, "ansi", "human"), `illegal_action` ("raise": IllegalActionError, game unchanged; "terminate": the game ends, `illegal_reward` (-1) to the agent that played it, 0 to the others), `illegal_reward` (-1) |
+| Env options | `render_mode` (None, "ansi", "human"), `render_seat` (whose view `render()` shows: None, the agent to act; a seat 0..n-1 or agent name; "referee", every hand), `illegal_action` ("raise": IllegalActionError, game unchanged; "terminate": the game ends, `illegal_reward` (-1) to the agent that played it, 0 to the others), `illegal_reward` (-1) |
 
 ## Action space
 

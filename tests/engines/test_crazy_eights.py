@@ -880,7 +880,7 @@ def test_render_at_the_end_names_the_winners():
     assert game.render().splitlines() == [
         "crazy_eights  hand 1  turn 1  (game over)",
         "top KH  suit H  stock 101  direction clockwise",
-        "  player 0:   (score 5)",
+        "  player 0: no cards  (score 5)",
         "  player 1: 5C  (score 0)",
         "winners: player 0",
     ]

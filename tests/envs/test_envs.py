@@ -95,7 +95,7 @@ def test_stacked_deck_reset_option_and_render() -> None:
                ["9D", "9H", "2D", "3D", "4D", "5D", "6D"]],
         starter="KC", num_decks=2, first_player=1)
     env = env_module("crazy_eights").env(num_players=2, render_mode="ansi",
-                                           may_keep_drawn_card=True)
+                                           may_keep_drawn_card=True, render_seat="referee")
     env.reset(seed=0, options={"deck": deck, "first_player": 1})
     assert env.agent_selection == "player_1"
     text = env.render()

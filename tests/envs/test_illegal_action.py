@@ -88,15 +88,18 @@ def test_unmasked_random_play_always_ends_cleanly(variant: str) -> None:
 def test_terminate_still_raises_for_actions_outside_the_space() -> None:
     env = make_env("crazy_eights", illegal_action="terminate")
     env.reset(seed=0)
-    outside = {10_000: "not in the action space", -1: "not in the action space",
-               "shout": "not in this variant's notation"}
+    outside = {10_000: "not in the action space", -1: "not in the action space"}
     for action, message in outside.items():
         with pytest.raises(IllegalActionError, match=message):
+            env.step(action)
+    # what is not an action id at all is a TypeError, in either mode
+    for action in ("shout", "draw", 3.0, True, None):
+        with pytest.raises(TypeError, match="is not an action id"):
             env.step(action)
     assert not any(env.terminations.values())
 
 
-def test_terminate_takes_numpy_and_text_actions() -> None:
+def test_terminate_takes_numpy_actions_but_not_text() -> None:
     env = make_env("crazy_eights", illegal_action="terminate")
     env.reset(seed=0)
     action = np.int64(first_illegal(env))
@@ -104,7 +107,10 @@ def test_terminate_takes_numpy_and_text_actions() -> None:
     env.step(action)
     assert env.infos[env.agent_selection]["illegal_action"] == text
     env.reset(seed=0)
-    env.step(text)
+    with pytest.raises(TypeError, match=r"\(str\) is not an action id.*parse_action"):
+        env.step(text)
+    assert not any(env.terminations.values())
+    env.step(env.unwrapped.engine.parse_action(text))
     assert all(env.terminations.values())
 
 
@@ -115,7 +121,8 @@ def test_terminate_takes_numpy_and_text_actions() -> None:
     ({"illegal_reward": float("nan")}, "finite number"),
     ({"illegal_reward": True}, "illegal_reward=True"),
     ({"illegal_actions": "terminate"}, "unknown option.*illegal_actions.*env options are "
-                                       "render_mode, illegal_action, illegal_reward"),
+                                       "render_mode, render_seat, illegal_action, "
+                                       "illegal_reward"),
 ])
 def test_bad_env_options_are_named(bad: dict, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
