@@ -207,16 +207,17 @@ def _parse_options(items: Sequence[str]) -> dict[str, object]:
 def _serve(args: argparse.Namespace, console: Console) -> int:
     """``eights serve``: lend a built-in agent to WebSocket frontends until interrupted."""
     import asyncio
+    import dataclasses
 
-    from .protocol.server import BotServer, ServerLimits, serve
+    from .protocol.server import BotServer, ServerLimits, serve, tune_process_for_serving
 
-    limits = ServerLimits(max_message_bytes=args.max_message_bytes,
-                          decision_timeout=args.decision_timeout, idle_timeout=args.idle_timeout,
-                          max_connections=args.max_connections)
+    limits = ServerLimits(**{f.name: getattr(args, f.name)
+                             for f in dataclasses.fields(ServerLimits)})
     server = BotServer(args.agent, args.variant, host=args.host, port=args.port, limits=limits,
-                       seed=args.seed)
+                       seed=args.seed, workers=args.workers)
 
     def ready(server: BotServer) -> None:
+        tune_process_for_serving()
         console.print(f"serving {server.agent_spec} playing {server.variant} at {server.url} "
                       f"(Ctrl-C stops)", markup=False, highlight=False, soft_wrap=True)
 
@@ -238,22 +239,43 @@ def _bot(args: argparse.Namespace, console: Console) -> int:
 
 def _add_protocol_commands(sub: argparse._SubParsersAction) -> None:
     """The ``serve`` and ``bot`` subcommands (docs/protocol.md)."""
-    from .protocol.messages import DEFAULT_MAX_MESSAGE_BYTES
+    import dataclasses
+
+    from .protocol.server import (
+        DEFAULT_WORKERS,
+        LIMIT_RANGES,
+        PORTS,
+        WORKERS,
+        ServerLimits,
+        option_name,
+    )
     from .protocol.stdio import add_arguments
 
     s = sub.add_parser("serve", help="serve an agent to bot-protocol clients over WebSocket")
     s.add_argument("--agent", default="heuristic", help="agent spec (default heuristic)")
     s.add_argument("--variant", default="crazy_eights", choices=list(VARIANTS))
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    s.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks one)")
-    s.add_argument("--max-message-bytes", type=int, default=DEFAULT_MAX_MESSAGE_BYTES,
-                   help=f"refuse longer messages (default {DEFAULT_MAX_MESSAGE_BYTES:,})")
-    s.add_argument("--decision-timeout", type=float, default=10.0,
-                   help="seconds a decision may take before the session ends (default 10)")
-    s.add_argument("--idle-timeout", type=float, default=300.0,
-                   help="close a connection silent this many seconds (default 300)")
-    s.add_argument("--max-connections", type=int, default=256,
-                   help="connections at once (default 256)")
+    s.add_argument("--port", type=PORTS.parse, default=8765,
+                   help="port (default 8765; 0 picks one)")
+    limit_help = {
+        "max_message_bytes": "refuse longer messages",
+        "decision_timeout": "seconds a decision may take before the session ends",
+        "idle_timeout": "close a session silent this many seconds after its hello",
+        "hello_timeout": "seconds a new connection has for the opening handshake, and again "
+                         "for its hello",
+        "max_connections": "sessions at once",
+        "max_connections_per_ip": "sessions at once from one address (an IPv6 /64)",
+        "max_errors": "end a session after this many bad messages in a row",
+    }
+    defaults = ServerLimits()
+    for field in dataclasses.fields(ServerLimits):  # every limit is an option (_serve reads them)
+        default = getattr(defaults, field.name)
+        s.add_argument(option_name(field.name), dest=field.name,
+                       type=LIMIT_RANGES[field.name].parse, default=default,
+                       help=f"{limit_help[field.name]} (default {default:,g})")
+    s.add_argument("--workers", type=WORKERS.parse, default=DEFAULT_WORKERS,
+                   help=f"threads that read and answer messages, fairest first "
+                        f"(default {DEFAULT_WORKERS})")
     s.add_argument("--seed", type=int, help="seed the agents, for reproducible play")
     s.set_defaults(func=_serve)
     b = sub.add_parser("bot", help="a bot-protocol bot on stdin/stdout (JSON lines)")

@@ -17,7 +17,10 @@ version, and the hello names the version (see :data:`SUPPORTED_PROTOCOLS`).
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
 import json
+import math
 from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any
@@ -31,8 +34,13 @@ from .views import check_fields, view_to_json
 PROTOCOL = "eights-bot/1"
 #: versions a bot built on this library answers; any other hello gets unsupported_protocol
 SUPPORTED_PROTOCOLS = (PROTOCOL,)
-#: default limit on one message (a decide carries the whole public history)
+#: default limit on one message read by a stdio bot or ExternalAgent (a decide carries the
+#: whole public history); ``eights serve`` has a smaller one of its own
+#: (:data:`eights.protocol.server.DEFAULT_SERVER_MAX_MESSAGE_BYTES`)
 DEFAULT_MAX_MESSAGE_BYTES = 1 << 20
+#: what a frontend whose message is too large can do about it
+FRONTEND_SIZE_HINT = ("a decide grows with its view's history, which is optional: send only "
+                      "the recent events, or none")
 #: ids and game numbers stay below 2**53 so JavaScript reads them exactly
 MAX_ID = 2**53 - 1
 #: message types each side may send
@@ -40,6 +48,63 @@ FRONTEND_TYPES = ("hello", "decide", "game_over", "error", "bye")
 BOT_TYPES = ("ready", "action", "error")
 
 Check = Callable[[str, Any], None]
+
+
+@dataclasses.dataclass(frozen=True)
+class NumberRange:
+    """The values a numeric limit or option may take: finite, of one kind, within bounds.
+
+    :meth:`problem` says what is wrong with a value (or None); :meth:`parse`
+    reads an option's text for argparse, so a bad value is a usage error
+    naming the option instead of a traceback.
+    """
+
+    low: float
+    high: float
+    integer: bool = True
+    unit: str = ""
+    #: ``low`` itself is not allowed (a timeout of 0 s is none)
+    above: bool = False
+
+    def allowed(self) -> str:
+        unit = f" ({self.unit})" if self.unit else ""
+        if self.integer:
+            return f"an integer from {self.low:,} to {self.high:,}{unit}"
+        low = f"above {self.low:g}" if self.above else f"at least {self.low:g}"
+        return f"a finite number {low} and at most {self.high:,g}{unit}"
+
+    def problem(self, value: Any, shown: str | None = None) -> str | None:
+        """Why ``value`` (given as ``shown``) is not allowed, or None if it is."""
+        kinds = (int,) if self.integer else (int, float)
+        ok = (not isinstance(value, bool) and isinstance(value, kinds)
+              and (isinstance(value, int) or math.isfinite(value))  # an int may not fit a float
+              and (value > self.low if self.above else value >= self.low)
+              and value <= self.high)
+        if ok:
+            return None
+        shown = shown if shown is not None else repr(value)
+        if len(shown) > 40:
+            shown = shown[:37] + "..."
+        return f"{shown} is not allowed; it must be {self.allowed()}"
+
+    def parse(self, text: str) -> int | float:
+        """``text`` as an allowed value, for argparse's ``type=``."""
+        shown = text if text.strip() == text and text else repr(text)
+        try:
+            value: int | float = int(text) if self.integer else float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{shown} is not allowed; it must be "
+                                             f"{self.allowed()}") from None
+        problem = self.problem(value, shown)
+        if problem:
+            raise argparse.ArgumentTypeError(problem)
+        return value
+
+
+#: the limits a message size may be set to (a hello always fits the least)
+MESSAGE_LIMITS = NumberRange(1024, 64 << 20, unit="bytes")
+#: the limits on bad messages in a row before a session is ended
+ERROR_LIMITS = NumberRange(1, 10_000, unit="messages")
 
 
 def _fail(path: str, value: Any, wanted: str) -> None:
@@ -138,7 +203,9 @@ def parse_message(text: str | bytes, sender: str,
         len(text) if len(text) > max_bytes else len(text.encode("utf-8")))
     if size > max_bytes:
         raise ProtocolError("too_large", f"a message of {size:,} bytes is over the limit of "
-                                         f"{max_bytes:,} bytes")
+                                         f"{max_bytes:,} bytes"
+                                         + (f"; {FRONTEND_SIZE_HINT}" if sender == "frontend"
+                                            else ""))
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8")

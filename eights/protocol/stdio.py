@@ -24,6 +24,9 @@ from .session import DEFAULT_MAX_ERRORS, BotSession
 
 log = logging.getLogger(__name__)
 
+#: the levels ``--log-level`` takes (in any case)
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
 
 def _skip_line(stream: BinaryIO, chunk: int = 1 << 16) -> int:
     """Read and drop the rest of an overlong line; the bytes dropped."""
@@ -45,7 +48,8 @@ def serve_stdio(session: BotSession, stdin: BinaryIO, stdout: TextIO) -> int:
         if len(line) > limit and not line.endswith(b"\n"):
             size = len(line) + _skip_line(stdin)
             replies, close = session.refuse(ProtocolError(
-                "too_large", f"a message of {size:,} bytes is over the limit of {limit:,} bytes"))
+                "too_large", f"a message of {size:,} bytes is over the limit of {limit:,} bytes; "
+                             f"{m.FRONTEND_SIZE_HINT}"))
         elif not line.strip():
             continue  # blank lines are allowed between messages
         else:
@@ -64,12 +68,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "policy (default heuristic)")
     parser.add_argument("--variant", help="play only this variant (default: any the hello names)")
     parser.add_argument("--seed", type=int, help="seed the agent per game, for reproducible play")
-    parser.add_argument("--max-message-bytes", type=int, default=m.DEFAULT_MAX_MESSAGE_BYTES,
-                        help=f"refuse longer messages (default {m.DEFAULT_MAX_MESSAGE_BYTES:,})")
-    parser.add_argument("--max-errors", type=int, default=DEFAULT_MAX_ERRORS,
+    parser.add_argument("--max-message-bytes", type=m.MESSAGE_LIMITS.parse,
+                        default=m.DEFAULT_MAX_MESSAGE_BYTES,
+                        help=f"refuse longer messages: {m.MESSAGE_LIMITS.allowed()} "
+                             f"(default {m.DEFAULT_MAX_MESSAGE_BYTES:,})")
+    parser.add_argument("--max-errors", type=m.ERROR_LIMITS.parse, default=DEFAULT_MAX_ERRORS,
                         help=f"quit after this many bad messages in a row "
                              f"(default {DEFAULT_MAX_ERRORS})")
-    parser.add_argument("--log-level", default="WARNING",
+    parser.add_argument("--log-level", default="WARNING", type=str.upper, choices=LOG_LEVELS,
                         help="logging level on stderr (default WARNING)")
 
 

@@ -9,6 +9,7 @@ game finishes while the stalled clients are still hanging, not a speed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from eights.agents import make_agent, play_game
 from eights.engines import make_game
 from eights.protocol import messages as m
 from eights.protocol.server import ServerLimits, running_server
+from tests.protocol.attacks import needs_other_loopback
 
 websockets = pytest.importorskip("websockets", reason="the server needs websockets")
 from websockets.asyncio.client import connect  # noqa: E402
@@ -28,6 +30,9 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 VARIANT = "crazy_eights"
 LIMIT = 64 * 1024
+#: another loopback address, for a second client address (Linux routes all of 127/8 locally)
+OTHER_HOST = "127.0.0.2"
+
 
 
 def hello_text(num_players: int = 2) -> str:
@@ -175,11 +180,57 @@ def test_a_stalled_and_a_garbage_client_do_not_hold_up_a_good_one(server) -> Non
     asyncio.run(main())
 
 
-def test_a_silent_client_is_closed_after_the_idle_timeout() -> None:
-    limits = ServerLimits(idle_timeout=0.5)
+def test_a_client_that_never_says_hello_is_closed_after_the_hello_timeout() -> None:
+    limits = ServerLimits(hello_timeout=0.5)
     with running_server("random", VARIANT, limits=limits) as srv:
         async def client() -> None:
             async with connect(srv.url, proxy=None) as ws:
+                start = time.monotonic()
+                err = await expect_error(ws, "timeout")
+                assert "no hello answered with ready within 0.5 s" in err["message"]
+                assert time.monotonic() - start < 5
+                with pytest.raises(ConnectionClosed) as info:
+                    await asyncio.wait_for(ws.recv(), 10)
+                assert info.value.rcvd.code == 1008
+
+        asyncio.run(client())
+
+
+def test_bad_messages_do_not_put_off_the_hello_timeout() -> None:
+    """Garbage before the hello is answered, but the clock for the hello keeps running."""
+    limits = ServerLimits(hello_timeout=1.0, max_errors=1000)
+    with running_server("random", VARIANT, limits=limits) as srv:
+        async def client() -> None:
+            async with connect(srv.url, proxy=None) as ws:
+                start = time.monotonic()
+
+                async def read() -> list[str]:
+                    codes = []
+                    with contextlib.suppress(ConnectionClosed):
+                        while True:
+                            codes.append(json.loads(await ws.recv())["code"])
+                    return codes
+
+                reader = asyncio.create_task(read())
+                with contextlib.suppress(ConnectionClosed):
+                    while not reader.done() and time.monotonic() - start < 10:
+                        await ws.send("not json")
+                        await asyncio.sleep(0.2)
+                codes = await asyncio.wait_for(reader, 10)
+                assert codes[0] == "bad_json" and codes[-1] == "timeout", codes
+                assert set(codes[:-1]) == {"bad_json"} and len(codes) > 2, codes
+                assert time.monotonic() - start < 5
+
+        asyncio.run(client())
+
+
+def test_a_session_silent_after_its_hello_is_closed_after_the_idle_timeout() -> None:
+    limits = ServerLimits(idle_timeout=0.5, hello_timeout=30)
+    with running_server("random", VARIANT, limits=limits) as srv:
+        async def client() -> None:
+            async with connect(srv.url, proxy=None) as ws:
+                await ws.send(hello_text())
+                assert json.loads(await ws.recv())["type"] == "ready"
                 err = await expect_error(ws, "timeout")
                 assert "no message for 0.5 s" in err["message"]
                 with pytest.raises(ConnectionClosed) as info:
@@ -187,6 +238,67 @@ def test_a_silent_client_is_closed_after_the_idle_timeout() -> None:
                 assert info.value.rcvd.code == 1008
 
         asyncio.run(client())
+
+
+@needs_other_loopback
+def test_beyond_max_connections_per_ip_a_client_is_told_busy() -> None:
+    """Two sessions from 127.0.0.1 fill its share; 127.0.0.2 still gets in."""
+    limits = ServerLimits(max_connections_per_ip=2)
+    with running_server("random", VARIANT, limits=limits) as srv:
+        async def client() -> None:
+            async with connect(srv.url, proxy=None) as a, connect(srv.url, proxy=None) as b:
+                for ws in (a, b):
+                    await ws.send(hello_text())
+                    assert json.loads(await ws.recv())["type"] == "ready"
+                async with connect(srv.url, proxy=None) as third:
+                    err = await expect_error(third, "busy")
+                    assert "127.0.0.1 already has 2 connections open, the limit per address" \
+                        in err["message"]
+                    with pytest.raises(ConnectionClosed) as info:
+                        await asyncio.wait_for(third.recv(), 10)
+                    assert info.value.rcvd.code == 1013
+                async with connect(srv.url, proxy=None, local_addr=(OTHER_HOST, 0)) as other:
+                    await other.send(hello_text())
+                    assert json.loads(await other.recv())["type"] == "ready"
+            await asyncio.sleep(0.2)  # the closed sessions give their places back
+            async with connect(srv.url, proxy=None) as again:
+                await again.send(hello_text())
+                assert json.loads(await again.recv())["type"] == "ready"
+
+        asyncio.run(client())
+    assert srv.refused == 1
+
+
+@needs_other_loopback
+def test_sockets_far_past_the_limit_are_cut_and_stalled_handshakes_end() -> None:
+    """Raw sockets that never finish the handshake: twice the per-address limit are held (for
+    the hello timeout), the rest cut at once; a client from elsewhere is served throughout."""
+    limits = ServerLimits(max_connections_per_ip=2, hello_timeout=1.0)
+    with running_server("random", VARIANT, limits=limits) as srv:
+        host, port = srv.url.removeprefix("ws://").split(":")
+
+        async def raw() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+            return await asyncio.open_connection(host, int(port), local_addr=(OTHER_HOST, 0))
+
+        async def client() -> None:
+            held = [await raw() for _ in range(4)]
+            await asyncio.sleep(0.1)
+            reader, writer = await raw()  # the fifth: cut without a word
+            with contextlib.suppress(ConnectionResetError):
+                assert await asyncio.wait_for(reader.read(100), 5) == b""
+            writer.close()
+            async with connect(srv.url, proxy=None) as ws:  # 127.0.0.1 is not held up
+                await ws.send(hello_text())
+                assert json.loads(await ws.recv())["type"] == "ready"
+            start = time.monotonic()
+            for reader, writer in held:  # the server ends each stalled handshake
+                with contextlib.suppress(ConnectionResetError):
+                    assert await asyncio.wait_for(reader.read(100), 10) == b""
+                writer.close()
+            assert time.monotonic() - start < 5
+
+        asyncio.run(client())
+    assert srv.cut == 1
 
 
 def test_garbage_alone_ends_the_session() -> None:
@@ -301,3 +413,118 @@ def test_eights_serve_answers_bad_config_for_a_table_its_agent_cannot_play() -> 
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+# ------------------------------------------------------------------ numbers out of range
+#: (ServerLimits field, a value it refuses): every field has some
+BAD_LIMITS = [
+    ("idle_timeout", float("nan")), ("idle_timeout", float("inf")), ("idle_timeout", 0),
+    ("idle_timeout", -1.0), ("idle_timeout", 86_401), ("decision_timeout", float("nan")),
+    ("decision_timeout", 0.0), ("hello_timeout", "5"), ("hello_timeout", None),
+    ("max_connections", 0), ("max_connections", 2.5), ("max_connections", True),
+    ("max_connections", 70_000), ("max_connections_per_ip", -1), ("max_connections_per_ip", 0),
+    ("max_message_bytes", 10), ("max_message_bytes", 1 << 40), ("max_message_bytes", 2048.0),
+    ("max_errors", 0), ("max_errors", float("inf")), ("max_connections", 10**400),
+    ("idle_timeout", 10**400),  # too large for a float, even
+]
+
+
+def test_every_server_limit_is_checked() -> None:
+    import dataclasses
+
+    assert {field for field, _ in BAD_LIMITS} == {f.name for f in dataclasses.fields(ServerLimits)}
+
+
+@pytest.mark.parametrize(("field", "value"), BAD_LIMITS)
+def test_server_limits_refuse_values_out_of_range(field: str, value: object) -> None:
+    from eights.config import ConfigError
+
+    flag = "--" + field.replace("_", "-")
+    with pytest.raises(ConfigError) as info:
+        ServerLimits(**{field: value})
+    text = str(info.value)
+    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    assert text.startswith(f"server limit {field} (eights serve {flag}): {shown} is not "
+                           f"allowed; it must be "), text
+    assert ("an integer from" in text) != ("a finite number above 0" in text), text
+
+
+def test_server_limits_take_values_in_range() -> None:
+    limits = ServerLimits(idle_timeout=86_400, hello_timeout=0.001, max_connections=1,
+                          max_connections_per_ip=65_536, max_message_bytes=1024, max_errors=1)
+    assert limits.hello_timeout == 0.001
+
+
+@pytest.mark.parametrize(("option", "value"), [("port", 65_536), ("port", -1), ("port", 80.0),
+                                                ("workers", 0), ("workers", 65)])
+def test_bot_server_refuses_a_bad_port_or_worker_count(option: str, value: object) -> None:
+    from eights.config import ConfigError
+    from eights.protocol.server import BotServer
+
+    with pytest.raises(ConfigError, match=rf"^{option}: {value!r} is not allowed; it must be an "
+                                          rf"integer from"):
+        BotServer("random", VARIANT, **{option: value})
+
+
+#: (eights serve option, a value it refuses): every numeric option has some
+BAD_SERVE_OPTIONS = [
+    ("--idle-timeout", "nan"), ("--idle-timeout", "1e400"), ("--idle-timeout", "-3"),
+    ("--port", "99999"), ("--port", "-1"), ("--decision-timeout", "inf"),
+    ("--decision-timeout", "0"), ("--hello-timeout", "0"), ("--hello-timeout", "NaN"),
+    ("--max-connections", "0"), ("--max-connections", "1.5"), ("--max-connections-per-ip", "x"),
+    ("--max-connections-per-ip", "0"), ("--max-message-bytes", "-5"),
+    ("--max-message-bytes", "100"), ("--max-errors", "0"), ("--workers", "0"),
+    ("--workers", "1000"), ("--seed", "1.5"), ("--max-connections", "9" * 400),
+]
+
+
+def numeric_options(command: str) -> set[str]:
+    """The options of ``eights COMMAND`` that take a number."""
+    from eights.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.choices and command in a.choices).choices[command]
+    return {a.option_strings[-1] for a in sub._actions
+            if a.option_strings and a.type is not None and a.type not in (str, str.upper)}
+
+
+def test_every_numeric_serve_option_is_checked() -> None:
+    assert {option for option, _ in BAD_SERVE_OPTIONS} == numeric_options("serve")
+
+
+@pytest.mark.parametrize(("option", "value"), BAD_SERVE_OPTIONS)
+def test_eights_serve_refuses_numbers_out_of_range(option: str, value: str, capsys) -> None:
+    from eights.cli import main
+
+    # an unknown agent fails too, so a value wrongly taken ends the command instead of serving
+    with pytest.raises(SystemExit) as info:
+        main(["serve", "--agent", "nobody", option, value])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert f"eights serve: error: argument {option}: " in err, err
+    if option != "--seed":
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        assert f"{shown} is not allowed; it must be " in err, err
+
+
+def test_eights_serve_bad_numbers_are_errors_not_tracebacks() -> None:
+    for option, value in [("--port", "99999"), ("--idle-timeout", "nan")]:
+        done = subprocess.run([sys.executable, "-m", "eights.cli", "serve", option, value],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2, done
+        assert f"error: argument {option}: {value} is not allowed" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("peer", "address"), [
+    (("127.0.0.1", 5000), "127.0.0.1"),
+    (("::ffff:10.1.2.3", 5000, 0, 0), "10.1.2.3"),  # an IPv4 client of a dual-stack socket
+    (("2001:db8:1:2:aaaa::1", 5000, 0, 0), "2001:db8:1:2::/64"),  # its whole /64
+    (("2001:db8:1:2:bbbb::9", 6000, 0, 0), "2001:db8:1:2::/64"),
+    (("fe80::1%eth0", 5000, 0, 2), "fe80::/64"),
+    ("/run/eights.sock", "/run/eights.sock"),
+])
+def test_connections_are_counted_by_address_and_ipv6_by_its_64(peer, address) -> None:
+    from eights.protocol.server import client_address
+
+    assert client_address(peer) == address

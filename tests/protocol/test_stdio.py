@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import subprocess
 import sys
+
+import pytest
 
 from eights.engines import make_game
 from eights.protocol import messages as m
@@ -68,3 +71,65 @@ def test_a_bad_agent_spec_is_a_clear_error() -> None:
                           input=b"", capture_output=True, timeout=60)
     assert proc.returncode == 2
     assert "agent spec 'nobody' is not known" in proc.stderr.decode()
+
+
+#: (eights bot option, a value it refuses): every numeric option has some
+BAD_BOT_OPTIONS = [
+    ("--max-message-bytes", "-5"), ("--max-message-bytes", "0"), ("--max-message-bytes", "1023"),
+    ("--max-message-bytes", "1e9"), ("--max-message-bytes", str(1 << 40)),
+    ("--max-errors", "0"), ("--max-errors", "-1"), ("--max-errors", "nan"),
+    ("--max-errors", "100000"), ("--seed", "x"),
+]
+
+
+def test_every_numeric_bot_option_is_checked() -> None:
+    from tests.protocol.test_server import numeric_options
+
+    assert {option for option, _ in BAD_BOT_OPTIONS} == numeric_options("bot")
+
+
+@pytest.mark.parametrize(("option", "value"), BAD_BOT_OPTIONS)
+@pytest.mark.parametrize("command", ["eights bot", "python -m eights.protocol.stdio"])
+def test_bot_options_out_of_range_are_usage_errors(command: str, option: str, value: str,
+                                                   capsys) -> None:
+    from eights.cli import main as cli_main
+    from eights.protocol.stdio import main as stdio_main
+
+    # an unknown agent fails too, so a value wrongly taken ends the command instead of reading
+    args = ["--agent", "nobody", option, value]
+    with pytest.raises(SystemExit) as info:
+        cli_main(["bot", *args]) if command == "eights bot" else stdio_main(args)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert f"{command}: error: argument {option}: " in err, err
+    if option != "--seed":
+        assert f"{value} is not allowed; it must be an integer from " in err, err
+
+
+def test_a_bad_log_level_is_a_usage_error_and_any_case_is_taken(capsys) -> None:
+    from eights.protocol.stdio import add_arguments
+
+    parser = argparse.ArgumentParser(prog="bot")
+    add_arguments(parser)
+    assert parser.parse_args(["--log-level", "info"]).log_level == "INFO"
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--log-level", "loud"])
+    assert "argument --log-level: invalid choice: 'LOUD'" in capsys.readouterr().err
+
+
+def test_eights_bot_bad_numbers_are_errors_not_tracebacks() -> None:
+    done = subprocess.run([sys.executable, "-m", "eights.cli", "bot", "--max-message-bytes",
+                           "-5"], input=b"", capture_output=True, timeout=60)
+    assert done.returncode == 2, done
+    err = done.stderr.decode()
+    assert "error: argument --max-message-bytes: -5 is not allowed; it must be an integer " \
+           "from 1,024 to 67,108,864 (bytes)" in err, err
+    assert "Traceback" not in err
+
+
+def test_a_too_large_line_says_the_history_may_be_shortened() -> None:
+    game = make_game("crazy_eights", seed=1)
+    hello, _ = lines_for(game)
+    replies, _ = run_stdio((hello + "\n" + "x" * 5000 + "\n").encode(), max_message_bytes=4096)
+    assert replies[1]["code"] == "too_large"
+    assert "history, which is optional" in replies[1]["message"]

@@ -1,0 +1,61 @@
+"""The server's default message limit holds the largest decide of a real game, with room.
+
+A decide's size grows with its view's history, and a game's history with its
+turns, so the largest decides are the last ones of games that run to their
+``max_turns`` (2000 by default). docs/protocol.md ("What the server
+promises") quotes the measurement, made by ``python -m tests.protocol.attacks
+sizes``; these tests fail if views grow past what it says (a new field, a
+chattier history), so the limit and the docs are looked at again.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from eights.agents import make_agent
+from eights.engines import make_game
+from eights.protocol import messages as m
+from eights.protocol.server import DEFAULT_SERVER_MAX_MESSAGE_BYTES
+from eights.protocol.session import BotSession
+from tests.protocol.attacks import SIZE_TABLES, largest_decides
+
+#: the default limit holds a default-options game's largest decide this many times over
+MARGIN_AT_DEFAULT_OPTIONS = 2
+
+
+def last_decides(variant: str, seed: int, last: int = 5, **config: object) -> list[str]:
+    """The last ``last`` decide messages of a random game (only those are written)."""
+    game = make_game(variant, seed=seed, **config)
+    agents = [make_agent("random", variant, seed * 100 + p) for p in range(game.num_players)]
+    views = []
+    while not game.game_over:
+        view = game.view(game.current_player)
+        views = [*views[-(last - 1):], view]
+        game.step(agents[game.current_player].act(view))
+    return [m.encode(m.decide(view, m.MAX_ID, m.MAX_ID, 5000)) for view in views]
+
+
+def test_a_game_run_to_max_turns_fits_the_default_limit_twice_over() -> None:
+    """A crazy_eights match of random players runs to the 2,000-turn cap: the longest history
+    default options make. Its last decide fits the limit twice, and is answered."""
+    texts = last_decides("crazy_eights", 0, match=True)
+    game = make_game("crazy_eights", seed=0, match=True)
+    largest = max(texts, key=len)
+    size = len(largest.encode())
+    assert 100_000 < size <= DEFAULT_SERVER_MAX_MESSAGE_BYTES / MARGIN_AT_DEFAULT_OPTIONS, size
+    session = BotSession("heuristic", max_message_bytes=DEFAULT_SERVER_MAX_MESSAGE_BYTES)
+    session.handle(m.encode(m.hello("crazy_eights", game.config.to_dict())))
+    (reply,), _ = session.handle(largest)
+    assert reply["type"] == "action", reply
+
+
+@pytest.mark.long
+def test_the_largest_decides_of_every_table_measured_fit_the_default_limit() -> None:
+    """Every table docs/protocol.md measures: each largest decide fits the limit, those of
+    default options twice over."""
+    for variant, config, size, events in largest_decides(5, SIZE_TABLES):
+        print(f"{variant} {config}: {size:,} bytes, {events:,} events")
+        assert size <= DEFAULT_SERVER_MAX_MESSAGE_BYTES, (variant, config, size)
+        if set(config) <= {"match", "num_players", "deck_type"}:
+            assert size * MARGIN_AT_DEFAULT_OPTIONS <= DEFAULT_SERVER_MAX_MESSAGE_BYTES, (
+                variant, config, size)
