@@ -74,6 +74,8 @@ class ProgressReport:
 
     ``label`` starts each line (and names the bar), ``unit`` names what is
     counted. ``live`` forces the bar on or off (default: on where it shows).
+    ``deadline`` (a time on ``clock``) is when the work stops anyway, as a
+    training time limit does: the time left is then the sooner of the two.
     ``clock`` is for tests.
     """
 
@@ -81,6 +83,7 @@ class ProgressReport:
                  console: Console | None = None, enabled: bool = True,
                  transient: bool = False, live: bool | None = None,
                  every_fraction: float = EVERY_FRACTION, every_seconds: float = EVERY_SECONDS,
+                 deadline: float | None = None,
                  clock: Callable[[], float] = time.monotonic):
         if isinstance(total, bool) or not isinstance(total, int) or total < 0:
             raise ValueError(f"total={total!r} is not allowed; give a count >= 0")
@@ -96,6 +99,7 @@ class ProgressReport:
         self.every_fraction = every_fraction
         self.every_seconds = every_seconds
         self.clock = clock
+        self.deadline = deadline
         self.done = 0
         self._base: tuple[int, float] | None = None
         self._printed: tuple[int, float] | None = None
@@ -198,7 +202,11 @@ class ProgressReport:
         if rate is not None:
             text += f", {format_rate(rate)} {self.unit}/s"
             if self.done < self.total:
-                text += f", {format_duration((self.total - self.done) / rate)} left"
+                left = (self.total - self.done) / rate
+                if self.deadline is not None and self.deadline - now < left:
+                    text += f", {format_duration(max(0.0, self.deadline - now))} left (time limit)"
+                else:
+                    text += f", {format_duration(left)} left"
         return text
 
     def _line(self, now: float) -> None:

@@ -61,6 +61,27 @@ def test_a_line_every_tenth_with_rate_and_time_left():
         assert match["pct"] == f"{10 * k}" and match["unit"] == "games"
 
 
+def test_a_time_limit_shortens_the_time_left():
+    """A training run with --time-limit stops at its deadline, whatever is left to do."""
+    clock = Clock()
+    report, out = plain(600, clock, deadline=clock.now + 10.0)
+    with report:
+        report.update(0)
+        for done in range(1, 601):
+            clock.now += 0.05  # 20 games/s: 30 s of work, but the limit comes at 10 s
+            report.update(done)
+            if clock.now >= report.deadline:
+                break
+    got = lines(out)
+    assert got[0] == "games 60/600 (10%), 20.0 games/s, 7 s left (time limit)"
+    assert " (33%), 20.0 games/s, 0 s left (time limit)" in got[-1]  # stopped at the limit
+    no_limit, out = plain(600, clock, deadline=clock.now + 1000.0)
+    no_limit.update(0)
+    clock.now += 3.0
+    no_limit.update(60)
+    assert lines(out) == ["games 60/600 (10%), 20.0 games/s, 27 s left"]
+
+
 def test_a_slow_run_prints_every_30_seconds_between_tenths():
     clock = Clock()
     report, out = plain(100, clock)

@@ -70,9 +70,11 @@ class TrainingMonitor(BaseCallback):
         self._load_history()
         self._push_snapshots()
         if self.settings.progress:
+            limit = self.settings.time_limit_minutes
             self._progress = ProgressReport(
                 f"{self.settings.variant} {self.settings.num_players}p",
-                int(self.settings.timesteps), unit="steps", console=self.console)
+                int(self.settings.timesteps), unit="steps", console=self.console,
+                deadline=None if limit is None else time.monotonic() + 60.0 * limit)
             self._progress.start()
             self._progress.update(int(self.num_timesteps))
         if not self.evaluations:  # a fresh run: the curve starts at the untrained policy
