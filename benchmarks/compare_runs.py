@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'run':<32} {'decisions':>10} {'minutes':>8} {'per s':>7} "
           f"{'last 3 vs ' + args.opponent:>20} {'best':>7}")
     for run in runs:
-        steps, seconds, rate = run["points"][-1][0], run["points"][-1][1], 0.0
+        steps, seconds = run["points"][-1][:2]
         rate = steps / seconds if seconds else 0.0
         last = [p[2] for p in run["points"][-3:]]
         best = max(p[2] for p in run["points"])

@@ -29,6 +29,7 @@ from rich.table import Table
 from eights.agents import split_specs
 from eights.engines import VARIANTS
 from eights.tournament import Tournament, TournamentResult, run_tournament
+from eights.tournament.text import interval
 
 #: first deal of the ``--players`` tables: far past the deals training evaluates on
 #: (``eights.training.monitor.EVAL_SEED`` = 1,000,000 and on)
@@ -60,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             table.add_column(col, overflow="fold")
         for p in result.pairs:
             table.add_row(p.agent, p.opponent, str(p.games), f"{p.rate:.1%}",
-                          f"{p.rate_low:.1%}-{p.rate_high:.1%}")
+                          interval(p.rate_low, p.rate_high, ".1%"))
         console.print(table)
     return 0
 
@@ -85,7 +86,7 @@ def against_tables(console: Console, args: argparse.Namespace) -> int:
                                   num_players=args.players)
                 lo, hi = result.interval()
                 table.add_row(spec, f"{args.players - 1} x {other}", str(result.games),
-                              f"{result.win_rate:.1%}", f"{lo:.1%}-{hi:.1%}")
+                              f"{result.win_rate:.1%}", interval(lo, hi, ".1%"))
         console.print(table)
     return 0
 

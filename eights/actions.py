@@ -45,6 +45,17 @@ def _normalise(text: str) -> str:
     return " ".join(out)
 
 
+def is_action_id(value: object) -> bool:
+    """Whether ``value`` has the type of an action id: a Python ``int`` or a numpy integer.
+
+    A bool (``np.bool_`` too), a float, a ``Decimal`` or a ``Fraction`` is not one, even
+    when it equals a whole number, so a value that is not an id is never read as one.
+    Engines, envs and the single-agent wrapper all ask this one question.
+    """
+    return type(value) is int or (
+        isinstance(value, (int, np.integer)) and not isinstance(value, bool))
+
+
 class ActionSet:
     """Ids <-> texts for one variant's actions."""
 
@@ -86,12 +97,10 @@ class ActionSet:
     def coerce(self, action: int | str) -> int:
         """An id from an id or a text.
 
-        An id is a Python ``int`` or a numpy integer; a bool (``np.bool_`` too), a float
-        (``np.float32`` too), a ``Decimal`` or ``Fraction`` is refused even when it equals
-        a whole number, so a value that is not an action id is never read as one.
+        An id is what :func:`is_action_id` accepts; anything else that is not text is
+        refused, even when it equals a whole number.
         """
-        if type(action) is int or (
-                isinstance(action, (int, np.integer)) and not isinstance(action, bool)):
+        if is_action_id(action):
             a = int(action)
             if 0 <= a < len(self.texts):
                 return a

@@ -119,6 +119,18 @@ def cards_text(cards: Iterable[int]) -> str:
     return " ".join(card_text(c) for c in cards)
 
 
+def cards_count(n: int) -> str:
+    """``"1 card"``, ``"7 cards"``: a count of cards as people say it."""
+    return f"{n} {'card' if n == 1 else 'cards'}"
+
+
+def hand_shown(cards: Sequence[int], visible: bool) -> str:
+    """A hand in a rendered table: its cards where the reader may see them, else its size."""
+    if visible:
+        return cards_text(cards) or "no cards"
+    return cards_count(len(cards))
+
+
 def parse_cards(text: str | Sequence[str]) -> list[int]:
     """Cards from ``"10H 8S QD"`` or ``["10H", "8S", "QD"]``."""
     items = text.split() if isinstance(text, str) else list(text)

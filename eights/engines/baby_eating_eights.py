@@ -71,7 +71,7 @@ from ..cards import (
     SUITS,
     card,
     card_text,
-    cards_text,
+    hand_shown,
     parse_cards,
 )
 from ..config import ConfigError, GameConfig, option
@@ -1073,10 +1073,7 @@ class BabyEatingEightsGame(PileEngine):
         for p in range(self.num_players):
             mark = ">" if p == self.current_player else " "
             cards = sorted(s.hands[p])
-            if seat is None or seat == p:
-                shown = cards_text(cards) or "no cards"
-            else:
-                shown = f"{len(cards)} card" + ("" if len(cards) == 1 else "s")
+            shown = hand_shown(cards, seat is None or seat == p)
             team = f"  [team {self.team_of[p]}]" if cfg.teams else ""
             lines.append(f"{mark} player {p}: {shown}{team}")
         if self.game_over:

@@ -24,7 +24,7 @@ from ..cards import (
     SUIT,
     SUITS,
     card_text,
-    cards_text,
+    hand_shown,
     parse_cards,
     standard_deck,
 )
@@ -616,10 +616,7 @@ class PileEngine(Engine):
         for p in range(self.num_players):
             mark = ">" if p == self.current_player else " "
             cards = sorted(s.hands[p])
-            if seat is None or seat == p:
-                shown = cards_text(cards) or "no cards"
-            else:
-                shown = f"{len(cards)} card" + ("" if len(cards) == 1 else "s")
+            shown = hand_shown(cards, seat is None or seat == p)
             lines.append(f"{mark} player {p}: {shown}  (score {s.scores[p]})")
         if self.game_over:
             lines.append("winners: " + ", ".join(f"player {w}" for w in self.winners)

@@ -64,7 +64,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from ..actions import ActionError
+from ..actions import ActionError, is_action_id
 from ..config import ConfigError
 from ..engines.base import Engine, IllegalActionError
 
@@ -95,8 +95,7 @@ def check_render_seat(value: Any, agents: list[str]) -> int | None:
             return None
         if value in agents:
             return agents.index(value)
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) \
-            and 0 <= value < len(agents):
+    if is_action_id(value) and 0 <= value < len(agents):  # an int seat, as ids are ints
         return int(value)
     raise ConfigError(
         f"render_seat={value!r} is not allowed; use None (the agent to act), a seat from 0 "
@@ -236,8 +235,7 @@ class EightsEnv(AECEnv):
         if dead:
             self._was_dead_step(action)
             return
-        if type(action) is not int and (
-                isinstance(action, bool) or not isinstance(action, (int, np.integer))):
+        if not is_action_id(action):
             raise action_type_error(action, self._num_actions)
         try:
             self.engine.step(action)
@@ -300,25 +298,14 @@ def variant_env(engine_cls: type[Engine], encoder_factory: Callable[[Any], Any],
     """
 
     class raw_env(EightsEnv):  # PettingZoo names the unwrapped env class raw_env
-        def __init__(self, render_mode: str | None = None, illegal_action: str = "raise",
-                     illegal_reward: float = -1.0, render_seat: int | str | None = None,
-                     **options: Any):
-            super().__init__(engine_cls, encoder_factory, render_mode=render_mode,
-                             illegal_action=illegal_action, illegal_reward=illegal_reward,
-                             render_seat=render_seat, **options)
+        def __init__(self, **options: Any):
+            super().__init__(engine_cls, encoder_factory, **options)
 
-    def env(render_mode: str | None = None, illegal_action: str = "raise",
-            illegal_reward: float = -1.0, render_seat: int | str | None = None,
-            **options: Any) -> AECEnv:
-        """The env; ``options`` are the game's config options (``num_players=4``).
-
-        ``illegal_action`` is ``"raise"`` or ``"terminate"`` (the game ends,
-        ``illegal_reward`` to the agent that played it); ``render_seat`` is whose
-        view ``render()`` shows: the agent to act (None), a seat or agent name, or
-        ``"referee"`` (every hand); see :mod:`eights.envs.base`.
-        """
-        return raw_env(render_mode=render_mode, illegal_action=illegal_action,
-                       illegal_reward=illegal_reward, render_seat=render_seat, **options)
+    def env(**options: Any) -> AECEnv:
+        """The env. ``options`` are the env options (``render_mode``, ``render_seat``,
+        ``illegal_action``, ``illegal_reward``; see :class:`EightsEnv` and
+        :mod:`eights.envs.base`) and the game's config options (``num_players=4``)."""
+        return raw_env(**options)
 
     raw_env.__module__ = env.__module__ = module
     return raw_env, env

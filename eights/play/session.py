@@ -27,11 +27,11 @@ import time
 from collections.abc import Callable, Sequence
 
 from ..agents import Agent
+from ..cards import cards_count
 from ..engines.base import Engine
 from .keys import KeySource
 from .text import (
     action_phrase,
-    cards_phrase,
     counts_sentence,
     hand_sentence,
     moves_sentence,
@@ -124,7 +124,7 @@ class PlaySession:
             self.say("Name a suit: C clubs, D diamonds, H hearts, S spades.")
         else:
             self.say(f"Your turn. {top_card_sentence(view)} "
-                     f"You hold {cards_phrase(len(view.hand))}.")
+                     f"You hold {cards_count(len(view.hand))}.")
         self.say(moves_sentence(moves, self._phase))
         deadline = None if self.turn_time is None else self.clock() + self.turn_time
         selected: int | None = None

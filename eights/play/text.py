@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..cards import SUIT_NAMES, CardError, card_name, parse_card, parse_suit
+from ..cards import SUIT_NAMES, CardError, card_name, cards_count, parse_card, parse_suit
 from ..engines.base import PlayerView
 
 #: what ``pass`` means in the phases where it declines something rather than ends a turn
@@ -51,12 +51,8 @@ def hand_sentence(view: PlayerView) -> str:
     if not view.hand:
         return "Your hand is empty."
     names = ", ".join(card_name(c) for c in sorted(view.hand, key=_hand_order))
-    return f"Your hand, {cards_phrase(len(view.hand))}: {names}."
+    return f"Your hand, {cards_count(len(view.hand))}: {names}."
 
-
-def cards_phrase(n: int) -> str:
-    """``"1 card"``, ``"7 cards"``."""
-    return f"{n} {'card' if n == 1 else 'cards'}"
 
 
 def _hand_order(card: int) -> tuple[int, int]:
@@ -79,7 +75,7 @@ def top_card_sentence(view: PlayerView) -> str:
 
 
 def counts_sentence(view: PlayerView, name: Callable[[int], str]) -> str:
-    parts = [f"{name(p)}: {cards_phrase(n)}" for p, n in enumerate(view.hand_sizes)]
+    parts = [f"{name(p)}: {cards_count(n)}" for p, n in enumerate(view.hand_sizes)]
     stock = getattr(view, "stock_size", None)
     if stock is not None:
         parts.append(f"stock: {stock}")

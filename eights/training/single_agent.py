@@ -38,6 +38,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from ..actions import is_action_id
 from ..config import ConfigError
 from ..engines import engine_class
 from ..engines.base import IllegalActionError
@@ -123,6 +124,10 @@ class SingleAgentEnv(gym.Env):
         engine = self.engine
         if engine.game_over:
             raise RuntimeError("step() was called after the episode ended; call env.reset()")
+        if not is_action_id(action):
+            raise TypeError(f"action {action!r} ({type(action).__name__}) is not an action id: "
+                            f"an int from 0 to {self.action_space.n - 1}, a Python int or a "
+                            f"numpy integer")
         a = int(action)
         if a not in engine.legal_actions():
             if self.illegal_action == "raise":

@@ -7,12 +7,14 @@ than hanging the run. The bots are tests/protocol/bots/rogue_bot.py.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 import threading
 import time
 import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -84,11 +86,21 @@ def child_of(pidfile: Path) -> int:
     return pid
 
 
-def test_a_bot_that_crashes_leaving_a_child_on_its_pipes_is_a_crash_and_stops(tmp_path) -> None:
+@contextlib.contextmanager
+def rogue_with_child(tmp_path: Path, mode: str) -> Iterator[tuple[ProcessChannel, int]]:
+    """A greeted rogue bot in ``mode`` and its child's pid; the child is killed after, if alive."""
     pidfile = tmp_path / "child.pid"
-    channel = rogue("spawn-crash", "--pidfile", str(pidfile))
+    channel = rogue(mode, "--pidfile", str(pidfile))
     child = child_of(pidfile)
     try:
+        yield channel, child
+    finally:
+        if not gone(child, wait=0):
+            os.kill(child, 9)
+
+
+def test_a_bot_that_crashes_leaving_a_child_on_its_pipes_is_a_crash_and_stops(tmp_path) -> None:
+    with rogue_with_child(tmp_path, "spawn-crash") as (channel, child):
         channel.send(DECIDE)
         # the child keeps stdout open, so no end of file comes: the exit itself is noticed
         with pytest.raises(BotFailure) as info:
@@ -96,38 +108,25 @@ def test_a_bot_that_crashes_leaving_a_child_on_its_pipes_is_a_crash_and_stops(tm
         assert info.value.kind == "crash" and "exited with status 3" in info.value.detail
         assert within(5, channel.close, True) < 5
         assert gone(child), "the bot's child outlived it"
-    finally:
-        if not gone(child, wait=0):
-            os.kill(child, 9)
 
 
 def test_a_bot_that_exits_after_bye_leaving_a_child_closes_in_time(tmp_path) -> None:
-    pidfile = tmp_path / "child.pid"
-    channel = rogue("spawn", "--pidfile", str(pidfile))
-    child = child_of(pidfile)
-    try:
+    with rogue_with_child(tmp_path, "spawn") as (channel, child):
         channel.send(DECIDE)
         assert json.loads(channel.recv(10))["action"] == "draw"
         channel.send(m.encode(m.bye()))
         assert within(5, channel.close) < 5
         assert channel.proc.returncode == 0  # it left by itself, after the bye
         assert gone(child), "the bot's child outlived it"
-    finally:
-        if not gone(child, wait=0):
-            os.kill(child, 9)
 
 
 def test_a_child_out_of_the_group_cannot_block_closing(tmp_path) -> None:
     """A child in a session of its own escapes the group kill; close still returns."""
-    pidfile = tmp_path / "child.pid"
-    channel = rogue("escape", "--pidfile", str(pidfile))
-    child = child_of(pidfile)
-    try:
+    with rogue_with_child(tmp_path, "escape") as (channel, child):
         channel.send(m.encode(m.bye()))
         assert within(5, channel.close) < 5
         assert not any(t.is_alive() for t in (*channel._readers, channel._writer))
-    finally:
-        os.kill(child, 9)
+        assert not gone(child, wait=0), "the child was meant to escape the group kill"
     assert gone(child)
 
 

@@ -22,7 +22,7 @@ from eights.agents import make_agent, play_game
 from eights.engines import make_game
 from eights.protocol import messages as m
 from eights.protocol.server import ServerLimits, running_server
-from tests.protocol.attacks import needs_other_loopback
+from tests.protocol.attacks import needs_other_loopback, play_games
 
 websockets = pytest.importorskip("websockets", reason="the server needs websockets")
 from websockets.asyncio.client import connect  # noqa: E402
@@ -45,29 +45,14 @@ def decide_text(seed: int = 1, id_: int = 1) -> tuple[str, list[str]]:
     return m.encode(m.decide(game.view(game.current_player), id_, 1, 1000)), game.legal_texts()
 
 
-def play_games(url: str, games: int, seed: int, results: list, **options) -> None:
-    """Thread body: an ExternalAgent on ``url`` plays ``games`` games against random."""
-    spec = url + ("?" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
-    bot = make_agent(spec, VARIANT, seed=seed)
-    try:
-        for g in range(games):
-            bot.seed(g)
-            game = play_game(make_game(VARIANT, seed=seed * 100 + g),
-                             [bot, make_agent("random", VARIANT, g)])
-            assert game.game_over
-        results.append((bot.decisions, dict(bot.failures)))
-    finally:
-        bot.close()
-
-
 def test_the_server_serves_several_games_at_once(server) -> None:
     bots = [make_agent(server.url, VARIANT, seed=s) for s in range(4)]
     game = make_game(VARIANT, seed=9)
     for bot in bots:  # all four connect and say hello before any plays on
         bot.act(game.view(game.current_player))
     assert server.connections == 4
-    results: list = []
-    threads = [threading.Thread(target=play_games, args=(server.url, 2, s, results))
+    results: list[dict] = []
+    threads = [threading.Thread(target=lambda s=s: results.append(play_games(server.url, 2, s)))
                for s in range(4)]
     for t in threads:
         t.start()
@@ -76,7 +61,7 @@ def test_the_server_serves_several_games_at_once(server) -> None:
     for bot in bots:
         bot.close()
     assert len(results) == 4
-    assert all(decisions > 0 and not failures for decisions, failures in results)
+    assert all(r["decisions"] > 0 and not r["failures"] for r in results)
     assert server.sessions == 8
 
 
@@ -159,13 +144,12 @@ def test_a_stalled_and_a_garbage_client_do_not_hold_up_a_good_one(server) -> Non
         halfway, sending = await stalled_mid_message(forever)
         babbler = asyncio.create_task(garbage(stop, counts))
         await asyncio.sleep(0.2)
-        results: list = []
         start = time.monotonic()
-        await asyncio.to_thread(play_games, server.url, 3, 7, results, time_limit=5)
+        result = await asyncio.to_thread(play_games, server.url, 3, 7, time_limit=5)
         elapsed = time.monotonic() - start
         stop.set()
         await asyncio.wait_for(babbler, 20)
-        assert results and results[0][0] > 0 and not results[0][1], results
+        assert result["decisions"] > 0 and not result["failures"], result
         assert elapsed < 20, f"the good client took {elapsed:.1f} s"
         assert counts["errors"] > 10
         # the stalled clients were never cut off: they stalled the whole time

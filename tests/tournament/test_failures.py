@@ -17,27 +17,22 @@ from io import StringIO
 import pytest
 from rich.console import Console
 
-from eights.agents import AGENT_KINDS, RandomAgent
+from eights.agents import AGENT_KINDS
 from eights.tournament import RESULTS_FILE, Tournament, run_tournament
 from eights.tournament.console import standings_table
 from eights.tournament.failures import FailureTally
 from eights.tournament.text import failures_text
 from tests.protocol.conftest import fake_bot, python_bot
+from tests.tournament.conftest import Misbehaving
 
 
-class Stumbler(RandomAgent):
+class Stumbler(Misbehaving):
     """Every second decision of a game 'times out' and is replaced by a random move."""
 
-    def seed(self, seed):
-        super().seed(seed)
-        self.asked = 0
-
-    def act(self, view):
-        self.asked += 1
+    def misbehave(self):
         if self.asked % 2 == 0:
             self.failures["timeout"] += 1
             self.failures["fallback"] += 1
-        return super().act(view)
 
 
 def rows(out) -> list[tuple[list[str], list[int] | None, list[dict] | None, int]]:

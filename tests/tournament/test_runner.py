@@ -11,20 +11,13 @@ import time
 
 import pytest
 
-from eights.agents import AGENT_KINDS, AgentForfeit, RandomAgent
+from eights.agents import AGENT_KINDS, AgentForfeit
 from eights.cli import main
 from eights.tournament import RESULTS_FILE, Tournament, run_tournament
+from tests.tournament.conftest import Misbehaving, stored_games
 
 MIXED = Tournament("crazy_eights", ("random", "greedy", "heuristic", "policy", "ismcts:sims=8"),
                    games=8, seed=5)
-
-
-def outcome(result_dir) -> list[tuple]:
-    db = sqlite3.connect(result_dir / RESULTS_FILE)
-    rows = db.execute("SELECT idx, seats, deal_seed, winners, ranks, scores, turns, actions "
-                      "FROM games ORDER BY idx").fetchall()
-    db.close()
-    return rows
 
 
 def figures(result) -> list[tuple]:
@@ -36,7 +29,7 @@ def test_serial_and_process_runs_give_identical_results(tmp_path):
     serial = run_tournament(MIXED, tmp_path / "serial", report=False)
     procs = run_tournament(MIXED, tmp_path / "process", backend="process", workers=2,
                            report=False)
-    assert outcome(tmp_path / "serial") == outcome(tmp_path / "process")
+    assert stored_games(tmp_path / "serial") == stored_games(tmp_path / "process")
     assert figures(serial) == figures(procs)
     assert serial.games_played == MIXED.total_games == 10 * 8
 
@@ -45,7 +38,7 @@ def test_ray_run_gives_identical_results(tmp_path):
     pytest.importorskip("ray", reason="the ray extra is not installed")
     serial = run_tournament(MIXED, tmp_path / "serial", report=False)
     on_ray = run_tournament(MIXED, tmp_path / "ray", backend="ray", workers=2, report=False)
-    assert outcome(tmp_path / "serial") == outcome(tmp_path / "ray")
+    assert stored_games(tmp_path / "serial") == stored_games(tmp_path / "ray")
     assert figures(serial) == figures(on_ray)
 
 
@@ -71,11 +64,11 @@ def test_a_killed_tournament_resumes_losing_and_repeating_nothing(tmp_path):
     assert proc.poll() is None, "the tournament finished before it could be killed"
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    before = outcome(out)
+    before = stored_games(out)
     assert 300 <= len(before) < 6000
 
     assert main(args) == 0  # the same command
-    after = outcome(out)
+    after = stored_games(out)
     assert [r[0] for r in after] == list(range(6000))
     assert after[:len(before)] == before  # nothing stored before the kill was replayed
     summary = json.loads((out / "summary.json").read_text())
@@ -83,7 +76,7 @@ def test_a_killed_tournament_resumes_losing_and_repeating_nothing(tmp_path):
 
     straight = run_tournament(Tournament("crazy_eights", ("random", "greedy"), games=6000,
                                          seed=9), tmp_path / "straight", report=False)
-    assert outcome(tmp_path / "straight") == after
+    assert stored_games(tmp_path / "straight") == after
     assert figures(straight) == [(s["agent"], s["wins"], s["games"], round(s["rating"], 9),
                                   round(s["margin"], 9)) for s in summary["standings"]]
 
@@ -125,18 +118,12 @@ def test_a_script_without_a_main_guard_gets_a_clear_error(tmp_path):
     assert 'if __name__ == "__main__"' in proc.stderr
 
 
-class Forfeiter(RandomAgent):
+class Forfeiter(Misbehaving):
     """Plays two random moves, then gives up, as an external bot told to forfeit would."""
 
-    def seed(self, seed):
-        super().seed(seed)
-        self.moves = 0
-
-    def act(self, view):
-        self.moves += 1
-        if self.moves > 2:
+    def misbehave(self):
+        if self.asked > 2:
             raise AgentForfeit("gave up")
-        return super().act(view)
 
 
 def test_a_forfeit_loses_that_game_and_the_tournament_goes_on(tmp_path, monkeypatch, caplog):
@@ -163,7 +150,7 @@ def test_a_team_tournament_scores_each_team_as_one_agent(tmp_path):
     result = run_tournament(t, tmp_path / "teams", report=False)
     by_agent = {s.agent: s for s in result.standings}
     # every game has one winning team: the two agents' wins add up to the games played
-    ended = [g for g in outcome(tmp_path / "teams") if json.loads(g[3])]
+    ended = [g for g in stored_games(tmp_path / "teams") if json.loads(g[3])]
     assert by_agent["heuristic"].wins + by_agent["random"].wins == len(ended)
     assert by_agent["heuristic"].wins > by_agent["random"].wins
     assert result.standings[0].agent == "heuristic"

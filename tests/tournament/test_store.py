@@ -22,6 +22,15 @@ def fill(store: ResultsStore, count: int) -> list:
     return results
 
 
+def store_then_edit(path, sql: str) -> None:
+    """Create an empty store at ``path``, then change it behind its back with ``sql``."""
+    ResultsStore(path, T).close()
+    db = sqlite3.connect(path)
+    db.execute(sql)
+    db.commit()
+    db.close()
+
+
 def test_rows_replay_their_games_exactly(tmp_path):
     path = tmp_path / "results.sqlite"
     with ResultsStore(path, T) as store:
@@ -76,11 +85,7 @@ def test_another_programs_database_is_refused(tmp_path):
 
 def test_a_database_of_another_format_is_refused(tmp_path):
     path = tmp_path / "results.sqlite"
-    ResultsStore(path, T).close()
-    db = sqlite3.connect(path)
-    db.execute("UPDATE meta SET value = '\"chess-results\"' WHERE key = 'format'")
-    db.commit()
-    db.close()
+    store_then_edit(path, "UPDATE meta SET value = '\"chess-results\"' WHERE key = 'format'")
     with pytest.raises(StoreError, match="not eights tournament results"):
         ResultsStore(path, T)
 
@@ -291,11 +296,7 @@ def test_a_row_that_is_not_valid_json_names_its_game(tmp_path, column, value, pr
 
 def test_damaged_metadata_is_refused(tmp_path):
     path = tmp_path / "results.sqlite"
-    ResultsStore(path, T).close()
-    db = sqlite3.connect(path)
-    db.execute("UPDATE meta SET value = '{\"agents\": ' WHERE key = 'tournament'")
-    db.commit()
-    db.close()
+    store_then_edit(path, "UPDATE meta SET value = '{\"agents\": ' WHERE key = 'tournament'")
     with pytest.raises(StoreError, match=r"is damaged \(its metadata 'tournament' is not "
                                          r"valid JSON"):
         ResultsStore(path, T)

@@ -16,6 +16,7 @@ import pytest
 
 from eights.cli import main
 from eights.tournament import RESULTS_FILE
+from tests.tournament.conftest import stored_games
 
 GAMES = 400  # random against greedy: about half a second of play
 
@@ -28,14 +29,6 @@ def command(out, games: int = GAMES) -> list[str]:
 def start(args: list[str]) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "eights.cli", *args],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-
-
-def stored(out) -> list[tuple]:
-    db = sqlite3.connect(out / RESULTS_FILE)
-    rows = db.execute("SELECT idx, seats, deal_seed, winners, ranks, scores, turns, actions "
-                      "FROM games ORDER BY idx").fetchall()
-    db.close()
-    return rows
 
 
 def error_line(text: str) -> str:
@@ -70,7 +63,7 @@ def kill_and_resume_every_time(tmp_path, capsys, delays: list[float]) -> None:
         output = " ".join(capsys.readouterr().out.split())
         assert code == 0, f"killed {delay * 1000:.1f} ms after the store appeared: {output}"
         assert json.loads((out / "summary.json").read_text())["games_played"] == GAMES
-        rows = stored(out)
+        rows = stored_games(out)
         reference = reference or rows
         assert rows == reference  # whatever the kill left, the same games
 
@@ -95,7 +88,7 @@ def test_a_second_run_on_a_store_is_refused_while_the_first_runs(tmp_path, capsy
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and first.poll() is None:
-            if (out / RESULTS_FILE).exists() and stored(out):
+            if (out / RESULTS_FILE).exists() and stored_games(out):
                 break
             time.sleep(0.05)
         assert first.poll() is None, first.stderr.read().decode()
@@ -105,15 +98,15 @@ def test_a_second_run_on_a_store_is_refused_while_the_first_runs(tmp_path, capsy
             assert f"results.sqlite is in use by another eights run (pid {first.pid} on " in line
             assert "wait for it to finish, or stop it, then run the same command" in line
         assert first.poll() is None  # the first run goes on, its store untouched
-        assert stored(out)
+        assert stored_games(out)
     finally:
         first.kill()
         first.wait()
         first.stderr.close()
-    before = len(stored(out))
+    before = len(stored_games(out))
     assert main(command(out, games=10)) == 2  # the kill released the lock: a run may open it
     assert "different tournament" in error_line(capsys.readouterr().out)
-    assert len(stored(out)) == before
+    assert len(stored_games(out)) == before
 
 
 def test_a_full_disk_stops_the_run_and_the_same_command_resumes(tmp_path, capsys, monkeypatch):
@@ -130,7 +123,7 @@ def test_a_full_disk_stops_the_run_and_the_same_command_resumes(tmp_path, capsys
     monkeypatch.setattr(module.sqlite3, "connect", small_disk)
     assert main(command(out)) == 2
     line = error_line(capsys.readouterr().out)
-    kept = len(stored(out))
+    kept = len(stored_games(out))
     assert 0 < kept < GAMES
     assert (f"cannot store game {kept}: the disk holding {out / RESULTS_FILE} is full "
             f"(database or disk is full); the {kept} finished games stored so far are kept: "
@@ -139,14 +132,14 @@ def test_a_full_disk_stops_the_run_and_the_same_command_resumes(tmp_path, capsys
     monkeypatch.setattr(module.sqlite3, "connect", connect)  # space again
     assert main(command(out)) == 0
     assert f"{kept} already stored" in " ".join(capsys.readouterr().out.split())
-    assert [row[0] for row in stored(out)] == list(range(GAMES))
+    assert [row[0] for row in stored_games(out)] == list(range(GAMES))
 
 
 def test_a_row_that_is_not_json_is_named_and_its_game_played_again(tmp_path, capsys):
     out = tmp_path / "run"
     assert main(command(out, games=20)) == 0
     capsys.readouterr()
-    before = stored(out)
+    before = stored_games(out)
     db = sqlite3.connect(out / RESULTS_FILE)
     db.execute("UPDATE games SET ranks = 'not json' WHERE idx = 7")
     db.commit()
@@ -162,7 +155,7 @@ def test_a_row_that_is_not_json_is_named_and_its_game_played_again(tmp_path, cap
     db.close()
     assert main(command(out, games=20)) == 0
     assert "1 games played" in " ".join(capsys.readouterr().out.split())
-    assert stored(out) == before
+    assert stored_games(out) == before
 
 
 def test_a_damaged_store_is_one_error_line(tmp_path, capsys):
