@@ -16,7 +16,7 @@ are read here: ``docs/rules/baby_eating_eights.md``.
 | Actions | Discrete(131) |
 | Observations | Dict(`observation`: Box(0, 1, (271 + 24n,), float32), `action_mask`: Box(0, 1, (131,), int8)) |
 | Rewards | +1 winners (a whole team wins together), -1 others; `reward="score"`: by cards left |
-| Options | `num_players` (2-8, 2-17 expanded), `deck_type` (auto), `hand_size` (6), `teams` (0), `guarantee_joker` (RJ), `guarantee_cards_per_player` (3), `combo_replaces_draw_four`, `three_cancels_king_of_hearts`, `ten_again_draws`, `six_nine_four_in_a_row`, `two_player_king` (again), `reward`, `max_turns` (3000) |
+| Options | `num_players` (2-8, 2-17 expanded), `deck_type` (auto), `hand_size` (6), `teams` (0), `guarantee_joker` (RJ), `guarantee_cards_per_player` (3), `combo_replaces_draw_four` (False), `three_cancels_king_of_hearts` (True), `ten_again_draws` (True), `six_nine_four_in_a_row` (True), `two_player_king` (again), `reward`, `max_turns` (3000) |
 | Env options | `render_mode` (None, "ansi", "human"), `render_seat` (whose view `render()` shows: None, the agent to act; a seat 0..n-1 or agent name; "referee", every hand), `illegal_action` ("raise": IllegalActionError, game unchanged; "terminate": the game ends, `illegal_reward` (-1) to the agent that played it, 0 to the others), `illegal_reward` (-1) |
 
 ## Action space
