@@ -130,7 +130,7 @@ def _aec_game(env: Any, game_seed: int, rng: random.Random) -> int:
     return d
 
 
-def bench_aec(seconds: float = DEFAULT_SECONDS, *, env_name: str = "crazy_eights_v0",
+def bench_aec(seconds: float = DEFAULT_SECONDS, *, env_name: str = "crazy_eights_v1",
               num_players: int = 2, seed: int = SEED,
               max_games: int | None = None) -> dict[str, Any]:
     """Our PettingZoo AEC env loop (``agent_iter`` / ``last`` / ``step``).
@@ -243,12 +243,12 @@ def bench_pettingzoo_classic(seconds: float = DEFAULT_SECONDS, *,
 #: key -> (label, players, function, kwargs); the order of the table
 MEASUREMENTS: dict[str, tuple[str, str, Callable[..., dict[str, Any]], dict[str, Any]]] = {
     "engine_2p": ("eights engine crazy_eights (raw)", "2", bench_engine, {}),
-    "aec_2p": ("eights AEC crazy_eights_v0", "2", bench_aec, {}),
-    "aec_4p": ("eights AEC crazy_eights_v0", "4", bench_aec, {"num_players": 4}),
+    "aec_2p": ("eights AEC crazy_eights_v1", "2", bench_aec, {}),
+    "aec_4p": ("eights AEC crazy_eights_v1", "4", bench_aec, {"num_players": 4}),
     "baby_aec_4p": ("eights AEC baby_eating_eights_v0", "4", bench_aec,
                     {"env_name": "baby_eating_eights_v0", "num_players": 4}),
-    "livery_aec_2p": ("eights AEC livery_eights_v0", "2", bench_aec,
-                      {"env_name": "livery_eights_v0"}),
+    "livery_aec_2p": ("eights AEC livery_eights_v1", "2", bench_aec,
+                      {"env_name": "livery_eights_v1"}),
     "openspiel_2p": ("OpenSpiel crazy_eights + obs tensor", "2", bench_openspiel, {}),
     "openspiel_2p_no_obs": ("OpenSpiel crazy_eights, no obs", "2", bench_openspiel,
                             {"observe": False}),

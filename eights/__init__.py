@@ -6,7 +6,7 @@
 ['play 4C', 'play 8S', 'draw']
 
 Importing ``eights`` registers the Gymnasium ids of the single-agent wrapper
-(``gymnasium.make("eights/CrazyEights-v0")``); see :mod:`eights.registration`.
+(``gymnasium.make("eights/CrazyEights-v1")``); see :mod:`eights.registration`.
 """
 
 from .config import ConfigError

@@ -1,4 +1,5 @@
-"""Playthroughs: a whole seeded game as text, every view, legal action list and event.
+"""Playthroughs: a whole seeded game as text: every view, the observation and mask of the
+seat to act, every legal action list and event.
 
 OpenSpiel keeps such files per game; so do we (``tests/playthroughs/``). A
 change to the rules, the views or the notation shows up as a diff to review
@@ -9,13 +10,16 @@ checking that the diff is intended.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from typing import Any
 
-from .cards import NO_CARD, SUITS, card_text, cards_text
+import numpy as np
+
+from .cards import NO_CARD, SUITS, card_text
 from .engines import make_game
 from .engines.base import Event, PlayerView
+from .engines.fields import value_text
+from .envs import env_module
 
 
 def event_text(e: Event) -> str:
@@ -32,24 +36,15 @@ def event_text(e: Event) -> str:
 
 
 def view_text(view: PlayerView) -> str:
-    """A view's fields, one line, cards in notation."""
-    parts = []
-    for f in dataclasses.fields(view):
-        if f.name in ("variant", "config", "seen_events"):
-            continue
-        value: Any = getattr(view, f.name)
-        if f.name == "hand":
-            value = f"[{cards_text(value)}]"
-        elif f.name == "active_suit":
-            value = SUITS[value] if value >= 0 else "-"
-        elif f.name in ("top", "drawn_card"):
-            value = card_text(value) if value != NO_CARD else "-"
-        elif f.name == "discard_counts":
-            value = f"[{cards_text(c for c, k in enumerate(value) for _ in range(k))}]"
-        elif f.name == "legal_actions":
-            continue
-        parts.append(f"{f.name}={value}")
-    return " ".join(parts)
+    """A view's fields, one line, each written by its declared kind (cards in notation)."""
+    kinds = type(view).field_kinds
+    return " ".join(f"{name}={value_text(kind, getattr(view, name))}"
+                    for name, kind in kinds.items())
+
+
+def observation_text(observation: np.ndarray) -> str:
+    """An observation vector, sparse: ``index=value`` for every non-zero feature."""
+    return " ".join(f"{i}={observation[i]:.4g}" for i in np.flatnonzero(observation))
 
 
 def playthrough(variant: str, seed: int, actions_seed: int = 0, **config: Any) -> str:
@@ -60,6 +55,7 @@ def playthrough(variant: str, seed: int, actions_seed: int = 0, **config: Any) -
     to thousands of turns.
     """
     game = make_game(variant, seed=seed, **config)
+    encoder = env_module(variant).encoder(game.config)
     rng = random.Random(actions_seed)
     lines = [f"variant: {variant}", f"config: {game.config.to_dict()}", f"seed: {seed}",
              f"actions_seed: {actions_seed}", ""]
@@ -75,6 +71,9 @@ def playthrough(variant: str, seed: int, actions_seed: int = 0, **config: Any) -
         for seat in range(game.num_players):
             lines.append(f"  view {seat}: {view_text(game.view(seat))}")
         legal = game.legal_texts()
+        lines.append(f"  observation {game.current_player}: "
+                     f"{observation_text(encoder.encode(game, game.current_player))}")
+        lines.append(f"  mask: {' '.join(map(str, np.flatnonzero(game.legal_mask())))}")
         lines.append(f"  legal: {', '.join(legal)}")
         plays = [t for t in legal if t.startswith("play ")] or legal
         choice = plays[rng.randrange(len(plays))]

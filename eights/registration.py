@@ -1,13 +1,13 @@
 """Gymnasium ids for the single-agent wrapper, registered when ``eights`` is imported.
 
-Every variant gets ``eights/<CamelCaseVariant>-v0``, the version matching its
-PettingZoo module (``crazy_eights_v0``)::
+Every variant gets ``eights/<CamelCaseVariant>-v<N>``, the version of its
+PettingZoo module (``crazy_eights_v1``)::
 
     import gymnasium
     import eights  # registers the ids
-    env = gymnasium.make("eights/CrazyEights-v0", opponents="heuristic", num_players=2)
+    env = gymnasium.make("eights/CrazyEights-v1", opponents="heuristic", num_players=2)
 
-``gymnasium.make("eights:eights/CrazyEights-v0")`` imports ``eights`` itself
+``gymnasium.make("eights:eights/CrazyEights-v1")`` imports ``eights`` itself
 first, for code that only holds an id string. Keywords to ``make`` go to
 :class:`~eights.training.single_agent.SingleAgentEnv`: its own (``opponents``,
 ``seat``, ``illegal_action``, ``illegal_reward``, ``render_mode``) and the
@@ -25,22 +25,22 @@ from __future__ import annotations
 
 from gymnasium.envs.registration import register, registry
 
-from .engines import VARIANTS
+from .variants import REGISTRY
 
 #: the wrapper every id makes; ``variant`` is bound per id
 ENTRY_POINT = "eights.training.single_agent:SingleAgentEnv"
 NAMESPACE = "eights"
-VERSION = 0
 
 
 def gym_id(variant: str) -> str:
-    """The Gymnasium id of a variant: ``crazy_eights`` -> ``eights/CrazyEights-v0``."""
+    """The Gymnasium id of a variant, versioned as its PettingZoo module:
+    ``crazy_eights`` -> ``eights/CrazyEights-v1``."""
     name = "".join(part.capitalize() for part in variant.split("_"))
-    return f"{NAMESPACE}/{name}-v{VERSION}"
+    return f"{NAMESPACE}/{name}-v{REGISTRY[variant].env_version}"
 
 
 #: variant id -> Gymnasium id, for every variant
-GYM_IDS = {variant: gym_id(variant) for variant in VARIANTS}
+GYM_IDS = {variant: gym_id(variant) for variant in REGISTRY}
 
 
 def register_envs() -> None:

@@ -7,6 +7,15 @@ import importlib.util
 from eights.engines import VARIANTS
 
 
+def drawn_card(game) -> int:
+    """The card the player to act just drew and is deciding whether to play (-1 if none):
+    it is theirs alone to see."""
+    agenda = getattr(game.state, "agenda", None)
+    if agenda is None:  # an engine not on the table core
+        return game.state.drawn
+    return agenda[-1].args[0] if agenda and agenda[-1].kind == "after_draw" else -1
+
+
 def available_variants() -> list[str]:
     """Variants whose engine module exists (variants land one by one)."""
     out = []

@@ -68,7 +68,7 @@ def test_engine_and_openspiel_extras():
 
 @pytest.mark.parametrize(
     ("fn", "kwargs"),
-    [("bench_aec", {"env_name": "livery_eights_v0"}), ("bench_pettingzoo_classic", {})],
+    [("bench_aec", {"env_name": "livery_eights_v1"}), ("bench_pettingzoo_classic", {})],
 )
 def test_optional_measurement_runs_or_is_unavailable(fn, kwargs):
     try:

@@ -19,8 +19,8 @@ from eights.training import SingleAgentEnv
 from tests.conftest import available_variants
 
 EXPECTED = {
-    "crazy_eights": "eights/CrazyEights-v0",
-    "livery_eights": "eights/LiveryEights-v0",
+    "crazy_eights": "eights/CrazyEights-v1",
+    "livery_eights": "eights/LiveryEights-v1",
     "baby_eating_eights": "eights/BabyEatingEights-v0",
 }
 
@@ -53,7 +53,7 @@ def test_make_passes_keywords_and_check_env(variant: str) -> None:
 
 
 def test_make_with_the_module_prefix_and_render_mode() -> None:
-    env = gymnasium.make("eights:eights/LiveryEights-v0", render_mode="ansi")
+    env = gymnasium.make("eights:eights/LiveryEights-v1", render_mode="ansi")
     env.reset(seed=3)
     assert "player" in env.render()
 
@@ -63,9 +63,9 @@ def test_unknown_ids_and_options_are_named() -> None:
         gymnasium.make("eights/UnoEights-v0")
     with pytest.raises(ConfigError, match=r"unknown option.*num_playerz.*the game options are "
                                           r"num_players.*the wrapper options are .*opponents"):
-        gymnasium.make("eights/CrazyEights-v0", num_playerz=3)
+        gymnasium.make("eights/CrazyEights-v1", num_playerz=3)
     with pytest.raises(ConfigError, match="'nobody' is not known"):
-        gymnasium.make("eights/CrazyEights-v0", opponents="nobody")
+        gymnasium.make("eights/CrazyEights-v1", opponents="nobody")
 
 
 def test_registering_again_changes_nothing_and_warns_nothing() -> None:
@@ -78,7 +78,7 @@ def test_registering_again_changes_nothing_and_warns_nothing() -> None:
 
 def test_importing_eights_registers_without_heavy_imports() -> None:
     code = ("import sys, eights, gymnasium\n"
-            "assert 'eights/CrazyEights-v0' in gymnasium.registry\n"
+            "assert 'eights/CrazyEights-v1' in gymnasium.registry\n"
             "heavy = ['torch', 'stable_baselines3', 'sb3_contrib', 'ray', 'pettingzoo', "
             "'eights.training']\n"
             "print([m for m in heavy if m in sys.modules])\n")

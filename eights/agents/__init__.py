@@ -8,9 +8,11 @@ and external bots speaking the protocol: ``"exec:COMMAND"``, ``"ws://HOST:PORT"`
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from importlib import import_module
 
 from ..config import ConfigError, GameConfig
 from ..engines import engine_class
+from ..variants import REGISTRY
 from .base import Agent, AgentForfeit, play_game
 from .greedy import GreedyAgent
 from .heuristic import PileHeuristic
@@ -32,16 +34,15 @@ AGENT_KINDS: dict[str, Callable[[str, str, int | None], Agent]] = {
 }
 
 
-#: variants with a heuristic of their own ("module:class"); the others use PileHeuristic
-HEURISTICS = {"baby_eating_eights": "eights.agents.baby_heuristic:BabyEatingHeuristic"}
+#: variant id -> its heuristic agent, "module:class" (from :mod:`eights.variants`)
+HEURISTICS = {v.id: v.heuristic for v in REGISTRY.values()}
 
 
 def _heuristic(variant: str, seed: int | None) -> Agent:
-    """The variant's own heuristic where it has one, else the single-pile heuristic."""
+    """The variant's registered heuristic."""
     if variant not in HEURISTICS:
-        return PileHeuristic(seed)
-    from importlib import import_module
-
+        raise ConfigError(f"variant {variant!r} is not known; the variants are "
+                          f"{', '.join(HEURISTICS)}")
     module, name = HEURISTICS[variant].split(":")
     return getattr(import_module(module), name)(seed)
 

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 from ..cards import RANK, SUIT
+from ..engines._pile_v0 import DRAW, PASS, SUIT_ACTION
 from ..engines.baby_eating_eights import (
     BOTTOM,
     JOKER_PLAY,
@@ -25,7 +26,6 @@ from ..engines.baby_eating_eights import (
     TARGET,
     BabyEatingView,
 )
-from ..engines.pile import DRAW, PASS, SUIT_ACTION
 from .base import Agent
 from .heuristic import best_suit
 

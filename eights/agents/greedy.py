@@ -7,18 +7,20 @@ rules: it only prefers card plays over other actions.
 
 from __future__ import annotations
 
+from ..engines import engine_class
 from ..engines.base import PlayerView
-from ..engines.pile import SUIT_ACTION
 from .base import Agent
 
 
 class GreedyAgent(Agent):
-    """Lowest-id card play if any, else a random legal action."""
+    """The lowest-id card play if any, else a random legal action."""
 
     name = "greedy"
 
     def act(self, view: PlayerView) -> int:
         legal = view.legal_actions
-        if legal[0] < SUIT_ACTION:
-            return legal[0]
+        texts = engine_class(view.variant).actions.texts
+        for a in legal:
+            if texts[a].startswith("play "):
+                return a
         return legal[self.rng.randrange(len(legal))]

@@ -1,7 +1,7 @@
 """Rule-based agents: what a careful human player does, written down.
 
 :class:`PileHeuristic` plays every single-pile variant (Crazy Eights, Livery
-Eights) from the :class:`~eights.engines.pile.PileView` alone:
+Eights) from the :class:`~eights.engines.pile.PlayerView` alone:
 
 * it keeps 8s (wild) for when nothing else fits, unless it is close to going out;
 * it plays from its longest suit, so the suit it leaves on the pile is one it
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from ..cards import RANK, SUIT
 from ..engines import engine_class
-from ..engines.pile import DRAW, SUIT_ACTION, PileView
+from ..engines.base import PlayerView
 from .base import Agent
 
 KEEP_WILD = -40.0
@@ -43,7 +43,7 @@ class PileHeuristic(Agent):
 
     name = "heuristic"
 
-    def act(self, view: PileView) -> int:
+    def act(self, view: PlayerView) -> int:
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
@@ -53,19 +53,21 @@ class PileHeuristic(Agent):
             for a in legal:
                 if texts[a] == wanted:
                     return a
-        suits = [a for a in legal if SUIT_ACTION <= a < SUIT_ACTION + 4]
-        if suits:
-            return SUIT_ACTION + self._best_suit(view)
-        plays = [a for a in legal if a < SUIT_ACTION]
+        actions = engine.actions
+        suit, play, draw = actions["suit"], actions["play"], actions["draw"].id()
+        if any(a in suit for a in legal):
+            return suit.id(self._best_suit(view))
+        plays = [a for a in legal if a in play]
         if not plays:
-            return DRAW if DRAW in legal else legal[0]
+            return draw if draw in legal else legal[0]
+        # a play's id is its card's (the block covers the 52 cards from id 0)
         return max(plays, key=lambda c: (self._score(view, engine, c), -c))
 
     @staticmethod
-    def _best_suit(view: PileView) -> int:
+    def _best_suit(view: PlayerView) -> int:
         return best_suit(view.hand)
 
-    def _score(self, view: PileView, engine: type, c: int) -> float:
+    def _score(self, view: PlayerView, engine: type, c: int) -> float:
         hand = view.hand
         rank = RANK[c]
         score = 0.0

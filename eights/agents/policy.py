@@ -519,7 +519,7 @@ class PolicyAgent(Agent):
     def action_probabilities(self, view: PlayerView) -> np.ndarray:
         """The policy's distribution over all actions, zero on illegal ones."""
         self._ready(view)
-        logits = self._net.logits(self._encoder.encode(view)).astype(np.float64)
+        logits = self._net.logits(self._encoder.encode_view(view)).astype(np.float64)
         legal = list(view.legal_actions)
         probs = np.zeros_like(logits)
         z = logits[legal] - logits[legal].max()
@@ -533,7 +533,7 @@ class PolicyAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         if not self.sample:
-            logits = self._net.logits(self._encoder.encode(view))
+            logits = self._net.logits(self._encoder.encode_view(view))
             return max(legal, key=lambda a: logits[a])
         probs = self.action_probabilities(view)
         r, acc = self.rng.random(), 0.0

@@ -10,14 +10,11 @@ from importlib import import_module
 from typing import Any
 
 from ..config import ConfigError
+from ..variants import REGISTRY
 from .base import Engine, Event, GameRecord, IllegalActionError, PlayerView
 
-#: variant id -> "module:class", imported on first use
-VARIANTS: dict[str, str] = {
-    "crazy_eights": "eights.engines.crazy_eights:CrazyEightsGame",
-    "livery_eights": "eights.engines.livery_eights:LiveryEightsGame",
-    "baby_eating_eights": "eights.engines.baby_eating_eights:BabyEatingEightsGame",
-}
+#: variant id -> "module:class", imported on first use (from :mod:`eights.variants`)
+VARIANTS: dict[str, str] = {v.id: v.engine for v in REGISTRY.values()}
 
 
 def engine_class(variant: str) -> type[Engine]:

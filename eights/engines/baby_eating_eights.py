@@ -75,7 +75,16 @@ from ..cards import (
     parse_cards,
 )
 from ..config import ConfigError, GameConfig, option
-from .pile import DRAW, NO_SEAT, PASS, SUIT_ACTION, PileEngine, PileState, PileView, pile_actions
+from ._pile_v0 import (
+    DRAW,
+    NO_SEAT,
+    PASS,
+    SUIT_ACTION,
+    PileEngine,
+    PileState,
+    PileView,
+    pile_actions,
+)
 
 #: the most players any deck seats (the expanded deck's 104 cards, six each and a starter)
 MAX_PLAYERS = 17

@@ -11,10 +11,12 @@ reaches ``target_score``.
 
 Interpretations are listed in ``docs/rules/crazy_eights.md``.
 
-Actions (58): ``play <card>`` (ids 0-51, the card id), ``suit C|D|H|S``
-(52-55, right after playing an 8), ``draw`` (56), ``pass`` (57, only after
-drawing, when the drawn card cannot be played; with ``may_keep_drawn_card`` also
-to keep a playable drawn card).
+Frames (the agenda's decisions): ``turn`` (play a card, or draw), ``suit``
+(name the suit after an 8), ``after_draw`` (play the drawn card, or pass).
+Actions (58), declared as blocks: ``play <card>`` (ids 0-51, the card id),
+``suit C|D|H|S`` (52-55), ``draw`` (56), ``pass`` (57, after drawing a card
+that cannot be played; with ``may_keep_drawn_card`` also to keep a playable
+one).
 """
 
 from __future__ import annotations
@@ -23,20 +25,15 @@ import dataclasses
 from collections.abc import Callable
 from typing import ClassVar
 
-from ..cards import JACK, KING, NO_CARD, QUEEN, RANK
+from ..cards import JACK, KING, NO_CARD, NUM_STANDARD, QUEEN, RANK
 from ..config import option
 from .base import Event
-from .pile import (
-    AFTER_DRAW,
-    CHOOSE_SUIT,
-    DRAW,
-    PASS,
-    PLAY,
-    SUIT_ACTION,
-    PileConfig,
-    PileEngine,
-    pile_actions,
-)
+from .blocks import ActionSpace
+from .fields import OneHot, ViewField
+from .pile import PileConfig, PileEngine, pile_blocks, pile_fields
+from .table import Frame
+
+PHASES = {"turn": "play", "suit": "choose suit", "after_draw": "after draw"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,12 +56,32 @@ class CrazyEightsConfig(PileConfig):
         return "One hand: the first to empty their hand wins and scores the others' cards."
 
 
+def _drawn_card(game: CrazyEightsGame, seat: int) -> int:
+    frame = game.state.agenda[-1] if game.state.agenda else None
+    return frame.args[0] if frame is not None and frame.kind == "after_draw" else NO_CARD
+
+
+ACTIONS = ActionSpace(*pile_blocks(
+    play_when="a card matching the top card's rank or the suit to follow, or any 8; after a "
+              "draw only the drawn card",
+    draw_when="your turn, while a card can be drawn (even if you could play)",
+    pass_when="after drawing a playable card you keep; forced otherwise"))
+
+
 class CrazyEightsGame(PileEngine):
     variant = "crazy_eights"
     Config = CrazyEightsConfig
-    actions = pile_actions()
+    actions = ACTIONS
     points_by_rank = (1, 2, 3, 4, 5, 6, 7, 50, 9, 10, 20, 20, 20)
     attack_ranks: ClassVar[dict[int, int]] = {KING: 3, QUEEN: 2, JACK: 1}
+    phases = PHASES
+    view_fields = pile_fields(
+        cards=NUM_STANDARD, total_cards=lambda config: 52 * config.num_decks,
+        score_scale=lambda config: config.target_score, phases=tuple(PHASES.values()),
+        own_encoded=[ViewField(
+            "drawn_card", "card", "the card the observer just drew, while deciding whether to "
+            "play it", _drawn_card, OneHot(NUM_STANDARD), visibility="acting",
+            feature="drawn")])
 
     config: CrazyEightsConfig
 
@@ -76,78 +93,102 @@ class CrazyEightsGame(PileEngine):
             return f"{name(event.player)} draws {event.arg} and is skipped."
         return super().describe_event(event, name)
 
-    # ---------------------------------------------------------------- legal
-    def _legal(self) -> list[int]:
-        s = self.state
-        phase = s.phase
-        if phase == PLAY:
-            legal = self._playable_cards(s.hands[s.current])
-            if self.can_draw():
-                legal.append(DRAW)
-            elif not legal:
-                legal.append(PASS)
-            return legal
-        if phase == CHOOSE_SUIT:
-            return [SUIT_ACTION, SUIT_ACTION + 1, SUIT_ACTION + 2, SUIT_ACTION + 3]
-        # AFTER_DRAW: a drawn card that fits is played (or kept, where the option allows);
-        # one that does not fit is followed by the pass
-        drawn = s.drawn
-        if not self.playable(drawn):
-            return [PASS]
-        return [drawn, PASS] if self.config.may_keep_drawn_card else [drawn]
+    # ---------------------------------------------------------------- turn
+    def turn_legal(self, frame: Frame) -> list[int]:
+        legal = self._playable_cards(self.state.hands[frame.seat])
+        if self.can_draw():
+            legal.append(self.DRAW)
+        elif not legal:
+            legal.append(self.PASS)
+        return legal
 
-    # ---------------------------------------------------------------- apply
-    def _apply(self, a: int) -> None:
-        s = self.state
-        p = s.current
-        if a < SUIT_ACTION:
-            s.drawn = NO_CARD
-            self._play_card(p, a)
-            if not s.hands[p]:
-                self._end_hand([p])
-            elif RANK[a] == 8:
-                s.phase = CHOOSE_SUIT
-            else:
-                s.phase = PLAY
-                self._after_play(p, RANK[a])
-        elif a < DRAW:
-            self._choose_suit(p, a - SUIT_ACTION)
-            s.phase = PLAY
-            s.current = self.next_seat(p)
-        elif a == DRAW:
-            s.stuck = 0
+    def turn_apply(self, frame: Frame, a: int) -> None:
+        p = frame.seat
+        if a == self.DRAW:
+            self.state.stuck = 0
             self._note_draw(p)
-            s.drawn = self._draw_one(p)
-            s.phase = AFTER_DRAW
-        else:  # PASS
-            moved = s.phase == AFTER_DRAW
-            s.phase = PLAY
-            s.drawn = NO_CARD
-            if not self._pass_turn(p, moved):
-                s.current = self.next_seat(p)
+            self.push("after_draw", p, self._draw_one(p))
+        elif a == self.PASS:
+            self._pass(p, moved=False)
+        else:
+            self._play(p, a)
+
+    # ---------------------------------------------------------------- suit
+    def suit_legal(self, frame: Frame) -> list[int]:
+        return list(self.SUIT_IDS)
+
+    def suit_apply(self, frame: Frame, a: int) -> None:
+        p = frame.seat
+        self._choose_suit(p, self.SUIT_IDS.index(a))
+        self.push("turn", self.next_seat(p))
+
+    # ---------------------------------------------------------------- after_draw
+    def after_draw_legal(self, frame: Frame) -> list[int]:
+        """A drawn card that fits is played (or kept, where the option allows); one that
+        does not fit is followed by the pass."""
+        drawn = frame.args[0]
+        if not self.playable(drawn):
+            return [self.PASS]
+        return [drawn, self.PASS] if self.config.may_keep_drawn_card else [drawn]
+
+    def after_draw_apply(self, frame: Frame, a: int) -> None:
+        if a == self.PASS:
+            self._pass(frame.seat, moved=True)
+        else:
+            self._play(frame.seat, a)
+
+    # ---------------------------------------------------------------- effects
+    def _play(self, p: int, c: int) -> None:
+        self._play_card(p, c)
+        if not self.state.hands[p]:
+            self._end_hand([p])
+        elif RANK[c] == 8:
+            self.push("suit", p)
+        else:
+            self._after_play(p, RANK[c])
+
+    def _pass(self, p: int, moved: bool) -> None:
+        if not self._pass_turn(p, moved):
+            self.push("turn", self.next_seat(p))
 
     def _after_play(self, p: int, rank: int) -> None:
         """The played card's effect, and whose turn it is next."""
         s = self.state
         if rank == JACK:
             if self.num_players == 2:
-                s.current = p  # a reverse with two players is a skip
                 self._log.append(("skip", self.next_seat(p), NO_CARD, -1))
+                self.push("turn", p)  # a reverse with two players is a skip
                 return
             s.direction = -s.direction
             self._log.append(("reverse", p, NO_CARD, s.direction))
-            s.current = self.next_seat(p)
+            self.push("turn", self.next_seat(p))
         elif rank == QUEEN:
-            skipped = self.next_seat(p)
-            self._log.append(("skip", skipped, NO_CARD, -1))
-            s.current = self.next_seat(p, 2)
+            self._log.append(("skip", self.next_seat(p), NO_CARD, -1))
+            self.push("turn", self.next_seat(p, 2))
         elif rank == KING:
             victim = self.next_seat(p)
             drawn = self._draw_many(victim, self.config.king_draw)
             self._log.append(("skip", victim, NO_CARD, drawn))
-            s.current = self.next_seat(p, 2)
+            self.push("turn", self.next_seat(p, 2))
         else:
-            s.current = self.next_seat(p)
+            self.push("turn", self.next_seat(p))
+
+    # ---------------------------------------------------------------- determinization
+    def _agenda_from_view(self, view) -> list[Frame]:
+        if view.phase == PHASES["after_draw"]:
+            return [Frame("after_draw", view.current_player, (view.drawn_card,))]
+        return super()._agenda_from_view(view)
+
+    def _fill_hidden_fields(self, view, rng) -> None:
+        """Another seat deciding about the card it just drew: that card is one of its
+        hand's, a playable one if it holds any (the engine only asks about a card that
+        could be played, and :meth:`determinize` deals again when the hand holds none)."""
+        s = self.state
+        frame = s.agenda[-1]
+        if frame.kind == "after_draw" and frame.args[0] == NO_CARD:
+            hand = s.hands[frame.seat]
+            playable = [c for c in hand if self.playable(c)]
+            s.agenda[-1] = Frame("after_draw", frame.seat, (rng.choice(playable or hand),))
 
     # ---------------------------------------------------------------- scoring
     def _score_hand(self, winners: list[int]) -> list[int]:

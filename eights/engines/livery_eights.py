@@ -14,42 +14,33 @@ value, 10/J/Q/K = 10); the lowest score wins, over ``match_games`` games with
 
 Interpretations are listed in ``docs/rules/livery_eights.md``.
 
-Actions (60): ``play <card>`` (ids 0-51, the card id), ``suit C|D|H|S``
-(52-55, right after playing an 8), ``draw`` (56: one card when nothing is
-playable, or the whole pending pick-up of stacked 2s), ``pass`` (57: miss a
-turn on an empty stock, say nothing with one card left, or decline to
-challenge), ``last card`` (58) and ``challenge`` (59).
+Frames (the agenda's decisions): ``turn`` (play, or pick up), ``suit``
+(after an 8), ``last_card`` (say it or not, with one card left) and
+``challenge`` (each other seat in turn may challenge a missed call).
+Actions (60), declared as blocks: ``play <card>`` (ids 0-51, the card id),
+``suit C|D|H|S`` (52-55, right after playing an 8), ``draw`` (56: one card
+when nothing is playable, or the whole pending pick-up of stacked 2s),
+``pass`` (57: miss a turn on an empty stock, say nothing with one card left,
+or decline to challenge), ``last card`` (58) and ``challenge`` (59).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import random
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from ..cards import ACE, NO_CARD, QUEEN, RANK
+from ..cards import ACE, NO_CARD, NUM_STANDARD, QUEEN, RANK
 from ..config import option
-from .pile import (
-    CALL_LAST_CARD,
-    CHALLENGE,
-    CHOOSE_SUIT,
-    DRAW,
-    NO_SEAT,
-    PASS,
-    PLAY,
-    SUIT_ACTION,
-    PileConfig,
-    PileEngine,
-    PileState,
-    PileView,
-    pile_actions,
-)
+from .blocks import ActionSpace, Block
+from .fields import Seat, ViewField
+from .pile import NO_SEAT, PileConfig, PileEngine, pending_field, pile_blocks, pile_fields
+from .table import Frame
 
 EIGHT, TWO = 8, 2
 #: cards a 2 adds to the pending pick-up
 TWO_PICK_UP = 2
-CALL_ACTION = PASS + 1          # "last card", 58
-CHALLENGE_ACTION = PASS + 2     # "challenge", 59
+PHASES = {"turn": "play", "suit": "choose suit", "last_card": "last card",
+          "challenge": "challenge"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,10 +67,24 @@ class LiveryEightsConfig(PileConfig):
         return "One game: the first to empty their hand wins."
 
 
-@dataclasses.dataclass(slots=True)
-class LiveryState(PileState):
-    #: who plays next once the "last card" call and the challenge window are over
-    next_up: int = NO_SEAT
+def _offender(game: LiveryEightsGame, seat: int) -> int:
+    agenda = game.state.agenda
+    return agenda[-1].args[0] if agenda and agenda[-1].kind == "challenge" else NO_SEAT
+
+
+ACTIONS = ActionSpace(
+    *pile_blocks(
+        play_when="a card matching the top card's rank or the suit to follow, or any 8; you "
+                  "must play if you can; on a pending 2 only a 2",
+        draw_when="nothing playable: pick up one card, or the whole pending pick-up of 2s",
+        pass_when="miss the turn on an empty stock, keep quiet with one card left, or "
+                  "decline to challenge"),
+    Block("last_card", "last card", when="right after your play leaves you one card"),
+    Block("challenge", "challenge", when="the player who just left themselves one card did "
+                                         "not say it"),
+)
+CALL_ACTION = ACTIONS["last_card"].id()
+CHALLENGE_ACTION = ACTIONS["challenge"].id()
 
 
 class LiveryEightsGame(PileEngine):
@@ -96,14 +101,22 @@ class LiveryEightsGame(PileEngine):
         "penalty": "{player} picks up {arg} penalty cards.",
     }
     Config = LiveryEightsConfig
-    actions = pile_actions("last card", "challenge")
-    state_class = LiveryState
+    actions = ACTIONS
     low_score_wins = True
     points_by_rank = (1, 2, 3, 4, 5, 6, 7, 30, 9, 10, 10, 10, 10)
     attack_ranks: ClassVar[dict[int, int]] = {TWO: 3, ACE: 2}
+    phases = PHASES
+    view_fields = pile_fields(
+        cards=NUM_STANDARD, total_cards=lambda config: 52 * config.num_decks,
+        score_scale=lambda config: 100.0 * (config.match_games if config.match else 1),
+         phases=tuple(PHASES.values()),
+        own_encoded=[
+            pending_field(),
+            ViewField("offender", "seat", "the opponent whose missed call may be challenged "
+                      "now", _offender, Seat(others=True)),
+        ])
 
     config: LiveryEightsConfig
-    state: LiveryState
 
     @property  # type: ignore[override]
     def reshuffle_when_empty(self) -> bool:
@@ -111,10 +124,6 @@ class LiveryEightsGame(PileEngine):
         return self.config.reshuffle_empty_stock
 
     # ------------------------------------------------------------ the deal
-    def _deal(self, first: int) -> None:
-        self.state.next_up = NO_SEAT
-        super()._deal(first)
-
     def _turn_up_starter(self) -> None:
         """An 8 turned up goes to the bottom of the stock and the next card is turned.
 
@@ -122,14 +131,14 @@ class LiveryEightsGame(PileEngine):
         ever). A starting Ace, Queen or 2 then acts on the first player.
         """
         s = self.state
-        c = s.stock.pop()
-        for _ in range(len(s.stock)):
+        c = s.stock[-1]
+        for _ in range(len(s.stock) - 1):
             if RANK[c] != EIGHT:
                 break
-            s.stock.insert(0, c)
+            s.stock.insert(0, s.stock.pop())
             self._log.append(("starter_to_bottom", -1, c, -1))
-            c = s.stock.pop()
-        self._put_on_pile(c)
+            c = s.stock[-1]
+        self.move(("stock",), ("pile", 0))
         self._log.append(("starter", -1, c, -1))
         self._starter_trick(RANK[c])
 
@@ -139,69 +148,51 @@ class LiveryEightsGame(PileEngine):
         first = s.first
         if rank == ACE:
             self._log.append(("skip", first, NO_CARD, -1))
-            s.current = self.next_seat(first)
+            s.agenda[-1] = Frame("turn", self.next_seat(first))
         elif rank == QUEEN:
             s.direction = -1
             self._log.append(("reverse", -1, NO_CARD, s.direction))
-            s.current = self.next_seat(first, 2)  # the dealer's other neighbour
+            s.agenda[-1] = Frame("turn", self.next_seat(first, 2))  # the dealer's other side
         elif rank == TWO:
-            s.pending = TWO_PICK_UP
-            self._log.append(("pending", first, NO_CARD, s.pending))
+            s.pending[0] = TWO_PICK_UP
+            self._log.append(("pending", first, NO_CARD, s.pending[0]))
 
-    # ---------------------------------------------------------------- legal
-    def _legal(self) -> list[int]:
-        s = self.state
-        phase = s.phase
-        if phase == PLAY:
-            hand = s.hands[s.current]
-            if s.pending:
-                return self._legal_facing_twos(hand)
-            legal = self._playable_cards(hand)
-            if not legal:  # must play if you can; else pick up one, or miss the turn
-                legal.append(DRAW if self.can_draw() else PASS)
-            return legal
-        if phase == CHOOSE_SUIT:
-            return [SUIT_ACTION, SUIT_ACTION + 1, SUIT_ACTION + 2, SUIT_ACTION + 3]
-        if phase == CALL_LAST_CARD:
-            return [PASS, CALL_ACTION]
-        return [PASS, CHALLENGE_ACTION]  # CHALLENGE
+    # ---------------------------------------------------------------- turn
+    def turn_legal(self, frame: Frame) -> list[int]:
+        hand = self.state.hands[frame.seat]
+        if self.state.pending[0]:
+            return self._legal_facing_twos(hand)
+        legal = self._playable_cards(hand)
+        if not legal:  # must play if you can; else pick up one, or miss the turn
+            legal.append(self.DRAW if self.can_draw() else self.PASS)
+        return legal
 
     def _legal_facing_twos(self, hand: list[int]) -> list[int]:
         """Only a 2 may go on a pending 2; ``draw`` takes the whole pick-up instead."""
         twos = sorted({c for c in hand if RANK[c] == TWO})
         if not (twos and self.config.must_stack_twos):
-            twos.append(DRAW)
+            twos.append(self.DRAW)
         return twos
 
-    # ---------------------------------------------------------------- apply
-    def _apply(self, a: int) -> None:
-        s = self.state
-        p = s.current
-        if a < SUIT_ACTION:
-            self._play(p, a)
-        elif a < DRAW:
-            self._choose_suit(p, a - SUIT_ACTION)
-            self._end_play(p, self._seat_after(p, EIGHT))
-        elif a == DRAW:
+    def turn_apply(self, frame: Frame, a: int) -> None:
+        p = frame.seat
+        if a == self.DRAW:
             self._draw_turn(p)
-        elif a == PASS:
-            self._pass(p)
-        elif a == CALL_ACTION:
-            self._log.append(("last_card", p, NO_CARD, -1))
-            self._resume()
+        elif a == self.PASS:  # empty stock, nothing playable: the turn is missed
+            if not self._pass_turn(p, moved=False):
+                self.push("turn", self.next_seat(p))
         else:
-            self._challenge(p)
+            self._play(p, a)
 
     def _play(self, p: int, c: int) -> None:
         """Discard ``c``; going out ends the hand before any trick or call."""
-        s = self.state
         self._play_card(p, c)
-        if not s.hands[p]:
+        if not self.state.hands[p]:
             self._end_hand([p])
             return
         rank = RANK[c]
         if rank == EIGHT:
-            s.phase = CHOOSE_SUIT
+            self.push("suit", p)
             return
         self._end_play(p, self._trick(p, rank))
 
@@ -214,89 +205,93 @@ class LiveryEightsGame(PileEngine):
             s.direction = -s.direction
             self._log.append(("reverse", p, NO_CARD, s.direction))
         elif rank == TWO:
-            s.pending += TWO_PICK_UP
-            self._log.append(("pending", self.next_seat(p), NO_CARD, s.pending))
+            s.pending[0] += TWO_PICK_UP
+            self._log.append(("pending", self.next_seat(p), NO_CARD, s.pending[0]))
         return self._seat_after(p, rank)
 
     def _seat_after(self, p: int, rank: int) -> int:
         """Who plays after ``p``'s card of ``rank``, once its trick is applied.
 
-        Pure, so :meth:`_fill_hidden_fields` can rebuild ``next_up`` from the
-        top card without replaying the trick: an Ace skips a seat; a Queen has
-        already turned the direction, so the next seat is the new neighbour.
+        Pure, so determinization can rebuild a call's or a challenge's next
+        seat from the top card: an Ace skips a seat; a Queen has already turned
+        the direction, so the next seat is the new neighbour.
         """
         return self.next_seat(p, 2 if rank == ACE else 1)
 
-    def _fill_hidden_fields(self, view: PileView, rng: random.Random) -> None:
-        """Rebuild ``next_up`` during a "last card" call or challenge window.
-
-        It is public: the seat in the window (the caller, or the offender
-        while others may challenge) played the top card, and the seat after
-        that card's trick plays once the window closes.
-        """
-        super()._fill_hidden_fields(view, rng)
-        s = self.state
-        if s.phase in (CALL_LAST_CARD, CHALLENGE):
-            player = s.current if s.phase == CALL_LAST_CARD else s.offender
-            s.next_up = self._seat_after(player, RANK[s.top])
-
     def _end_play(self, p: int, nxt: int) -> None:
         """Pass the turn to ``nxt``, unless ``p`` now holds one card and must say "last card"."""
-        s = self.state
-        if len(s.hands[p]) == 1:
-            s.phase = CALL_LAST_CARD
-            s.next_up = nxt
+        if len(self.state.hands[p]) == 1:
+            self.push("last_card", p, nxt)
         else:
-            s.phase = PLAY
-            s.current = nxt
+            self.push("turn", nxt)
 
     def _draw_turn(self, p: int) -> None:
         """Pick up the pending 2s (as many as the stock holds), or one card; the turn ends."""
         s = self.state
         s.stuck = 0  # a pick-up changes the table even if the stock gave nothing
-        if s.pending:
-            got = self._draw_many(p, s.pending)
+        if s.pending[0]:
+            got = self._draw_many(p, s.pending[0])
             self._log.append(("pick_up", p, NO_CARD, got))
-            s.pending = 0
+            s.pending[0] = 0
         else:
             self._note_draw(p)
             self._draw_one(p)
-        s.current = self.next_seat(p)
+        self.push("turn", self.next_seat(p))
 
-    def _pass(self, p: int) -> None:
-        """``pass`` means: miss the turn, keep quiet with one card, or decline to challenge."""
-        s = self.state
-        if s.phase == PLAY:  # empty stock, nothing playable
-            if not self._pass_turn(p, moved=False):
-                s.current = self.next_seat(p)
-        elif s.phase == CALL_LAST_CARD:
-            self._log.append(("no_call", p, NO_CARD, -1))
-            s.offender = p
-            s.phase = CHALLENGE
-            s.current = self.next_seat(p)
+    # ---------------------------------------------------------------- suit
+    def suit_legal(self, frame: Frame) -> list[int]:
+        return list(self.SUIT_IDS)
+
+    def suit_apply(self, frame: Frame, a: int) -> None:
+        p = frame.seat
+        self._choose_suit(p, self.SUIT_IDS.index(a))
+        self._end_play(p, self._seat_after(p, EIGHT))
+
+    # ---------------------------------------------------------------- last card
+    def last_card_legal(self, frame: Frame) -> list[int]:
+        return [self.PASS, CALL_ACTION]
+
+    def last_card_apply(self, frame: Frame, a: int) -> None:
+        """Say it, and the next seat plays; keep quiet, and the others may challenge."""
+        p, (nxt,) = frame.seat, frame.args
+        if a == CALL_ACTION:
+            self._log.append(("last_card", p, NO_CARD, -1))
+            self.push("turn", nxt)
         else:
-            self._log.append(("no_challenge", p, NO_CARD, s.offender))
-            nxt = self.next_seat(p)
-            if nxt == s.offender:
-                self._resume()
-            else:
-                s.current = nxt
+            self._log.append(("no_call", p, NO_CARD, -1))
+            self.push("challenge", self.next_seat(p), p, nxt)
 
-    def _challenge(self, p: int) -> None:
-        s = self.state
-        offender = s.offender
-        self._log.append(("challenge", p, NO_CARD, offender))
-        got = self._draw_many(offender, self.config.last_card_penalty)
-        self._log.append(("penalty", offender, NO_CARD, got))
-        self._resume()
+    # ---------------------------------------------------------------- challenge
+    def challenge_legal(self, frame: Frame) -> list[int]:
+        return [self.PASS, CHALLENGE_ACTION]
 
-    def _resume(self) -> None:
-        """Close the call / challenge window: the seat that was next plays."""
-        s = self.state
-        s.current = s.next_up
-        s.next_up = NO_SEAT
-        s.offender = NO_SEAT
-        s.phase = PLAY
+    def challenge_apply(self, frame: Frame, a: int) -> None:
+        """A challenge makes the offender pick up; a pass hands the chance to the next seat,
+        until it comes round to the offender and play goes on."""
+        p, (offender, nxt) = frame.seat, frame.args
+        if a == CHALLENGE_ACTION:
+            self._log.append(("challenge", p, NO_CARD, offender))
+            got = self._draw_many(offender, self.config.last_card_penalty)
+            self._log.append(("penalty", offender, NO_CARD, got))
+            self.push("turn", nxt)
+            return
+        self._log.append(("no_challenge", p, NO_CARD, offender))
+        following = self.next_seat(p)
+        if following == offender:
+            self.push("turn", nxt)
+        else:
+            self.push("challenge", following, offender, nxt)
+
+    # ---------------------------------------------------------------- determinization
+    def _agenda_from_view(self, view: Any) -> list[Frame]:
+        """A call or a challenge window: the seat after the top card's trick plays next (it
+        is public: the seat in the window, or the offender, played the top card)."""
+        rank, p = RANK[view.top], view.current_player
+        if view.phase == PHASES["last_card"]:
+            return [Frame("last_card", p, (self._seat_after(p, rank),))]
+        if view.phase == PHASES["challenge"]:
+            return [Frame("challenge", p, (view.offender, self._seat_after(view.offender, rank)))]
+        return super()._agenda_from_view(view)
 
     # ---------------------------------------------------------------- scoring
     def _score_hand(self, winners: list[int]) -> list[int]:

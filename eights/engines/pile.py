@@ -1,11 +1,13 @@
-"""Machinery shared by the single-discard-pile variants (Crazy, Livery, Baby-Eating Eights).
+"""The single-discard-pile games on the table core (Crazy, Livery, Baby-Eating Eights).
 
-What is common to them lives here once: the deal (one card at a time from
-the first player round), the stock and the discard pile, drawing (with or
-without rebuilding the stock from the discards), seat arithmetic, hands that
-end by going out or by a blocked table, match scoring across hands, the
-per-seat :class:`PileView` and the text rendering. A variant adds its
-actions' rules in ``_legal`` and ``_apply`` and its card points.
+What they share lives here once, on :class:`~eights.engines.table.TableEngine`:
+the deal (one card at a time from the first player round), one stock and one
+discard pile (pile 0), drawing (with or without rebuilding the stock from the
+discards), hands that end by going out or by a blocked table, match scoring
+across hands, the view fields every one of them has (:func:`pile_fields`),
+the common action blocks (:func:`pile_blocks`), determinization and the text
+rendering. A variant adds its frames' handlers (``legal_turn``,
+``apply_turn``, ...), its own fields and blocks, and its card points.
 """
 
 from __future__ import annotations
@@ -13,9 +15,8 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from ..actions import ActionSet
 from ..cards import (
     NO_CARD,
     NUM_KINDS,
@@ -29,32 +30,39 @@ from ..cards import (
     standard_deck,
 )
 from ..config import ConfigError, GameConfig, option
-from .base import Engine, PlayerView, State
+from .blocks import Block, cards, suits
+from .fields import (
+    CardCounts,
+    CardList,
+    Choice,
+    Flag,
+    OneHot,
+    PerSeat,
+    Scaled,
+    Seat,
+    ViewField,
+    core,
+)
+from .table import NO_SEAT, Frame, TableEngine, TableState, empty_piles
 
-# Action ids shared by the pile variants: "play <card>" is the card id.
-SUIT_ACTION = NUM_STANDARD          # "suit C" .. "suit S" are 52..55
-DRAW = NUM_STANDARD + 4             # 56
-PASS = NUM_STANDARD + 5             # 57
-
-# Phases: what the player to act is deciding. Every pile variant shares one list
-# so observations encode the phase the same way everywhere.
-PLAY, CHOOSE_SUIT, AFTER_DRAW, CALL_LAST_CARD, CHALLENGE = 0, 1, 2, 3, 4
-PHASE_NAMES = ("play", "choose suit", "after draw", "last card", "challenge")
-NO_SEAT = -1
+__all__ = ["NO_SEAT", "PileConfig", "PileEngine", "PileState", "pile_blocks", "pile_fields"]
 
 #: deals :meth:`PileEngine.determinize` tries to give another seat to act a real choice
 DEAL_TRIES = 50
 #: (engine class, config) -> copies of each card id in its full deck
-_DECK_COUNTS: dict[tuple[type, PileConfig], tuple[int, ...]] = {}
+_DECK_COUNTS: dict[tuple[type, GameConfig], tuple[int, ...]] = {}
+_PENDING_SCALE = 20.0
 
 
-def pile_actions(*extra: str) -> ActionSet:
-    """``play <card>`` for the 52 cards, ``suit C..S``, ``draw``, ``pass``, then ``extra``."""
-    return ActionSet(
-        [f"play {card_text(c)}" for c in range(NUM_STANDARD)]
-        + [f"suit {s}" for s in SUITS]
-        + ["draw", "pass", *extra]
-    )
+def pile_blocks(play_when: str, draw_when: str, pass_when: str) -> list[Block]:
+    """``play <card>`` for the 52 standard cards (the id is the card id), ``suit C..S``,
+    ``draw`` and ``pass``: the action blocks every pile variant starts with."""
+    return [
+        Block("play", "play {card}", cards(range(NUM_STANDARD)), when=play_when),
+        Block("suit", "suit {suit}", suits(), when="right after playing a wild card"),
+        Block("draw", "draw", when=draw_when),
+        Block("pass", "pass", when=pass_when),
+    ]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,61 +89,102 @@ class PileConfig(GameConfig):
 
 
 @dataclasses.dataclass(slots=True)
-class PileState(State):
-    hands: list[list[int]]
-    stock: list[int]            # face down, top card last
-    discard: list[int]          # face up, top card last
-    discard_counts: list[int]   # copies of each card id in the discard pile
-    top: int
-    suit: int                   # the suit to follow (the top card's, or an 8's choice)
-    current: int
-    direction: int              # +1 clockwise (increasing seats), -1 after a reverse
-    phase: int
-    drawn: int                  # the card just drawn, while deciding to play it
-    pending: int                # cards the player to act must pick up (stacked 2s)
-    scores: list[int]           # match totals
-    hand_number: int
-    first: int                  # who played first this hand
-    stuck: int                  # consecutive turns in which no card could move
-    offender: int = NO_SEAT     # a seat others may act against now (a missed call)
+class PileState(TableState):
+    """The table with one discard pile, and what the pile games track besides."""
+
+    stuck: int = 0              # consecutive turns in which no card could move
     #: per seat, the suit to follow and the top card's rank when the seat last chose to
     #: draw instead of playing, -1 once it plays again: public, and it tells of voids
     drew_suit: list[int] = dataclasses.field(default_factory=list)
     drew_rank: list[int] = dataclasses.field(default_factory=list)
 
+    # The one pile, by the names the rules use.
+    @property
+    def discard(self) -> list[int]:
+        return self.piles[0]
 
-@dataclasses.dataclass(slots=True)
-class PileView(PlayerView):
-    """A seat's view of a pile game: its hand and everything public."""
+    @property
+    def discard_counts(self) -> list[int]:
+        return self.pile_counts[0]
 
-    top: int
-    active_suit: int
-    direction: int
-    stock_size: int
-    discard_counts: tuple[int, ...]
-    pending_draw: int
-    phase: str
-    drawn_card: int          # the card this seat just drew, while deciding to play it
-    hand_number: int
-    offender: int            # the seat others may challenge now (a missed call), else -1
-    first_player: int        # who played first this hand (a match's next hand starts after it)
-    stuck: int               # consecutive turns in which no card could move (blocked at n)
-    drew_on_suit: tuple[int, ...]  # per seat: suit to follow at its last draw since it played
-    drew_on_rank: tuple[int, ...]  # per seat: top card's rank then (-1: played since)
+    @property
+    def top(self) -> int:
+        return self.piles[0][-1]
 
-    field_kinds: ClassVar[dict[str, str]] = {
-        **PlayerView.field_kinds,
-        "top": "card", "active_suit": "suit", "direction": "int", "stock_size": "count",
-        "discard_counts": "card_counts", "pending_draw": "count", "phase": "phase",
-        "drawn_card": "card", "hand_number": "count", "offender": "seat",
-        "first_player": "seat", "stuck": "count", "drew_on_suit": "seat_suits",
-        "drew_on_rank": "seat_ranks",
-    }
-    phase_names: ClassVar[tuple[str, ...]] = PHASE_NAMES
+    @property
+    def suit(self) -> int:
+        return self.suits[0]
 
 
-class PileEngine(Engine):
-    """Single discard pile, stock, hands, match; see the module docstring."""
+# ------------------------------------------------------------------ shared view fields
+def _phase(engine: PileEngine, seat: int) -> str:
+    agenda = engine.state.agenda
+    return engine.phases[agenda[-1].kind if agenda else engine.idle_frame]
+
+
+def _decks(config: GameConfig) -> int:
+    """Copies of each card in play: the card-count features are divided by it."""
+    return config.num_decks
+
+
+def pile_fields(*, cards: int, total_cards: Any, score_scale: Any, phases: Sequence[str],
+                own: Sequence[ViewField] = (), own_encoded: Sequence[ViewField] = ()
+                ) -> tuple[ViewField, ...]:
+    """The view fields of a pile variant, in view and observation order.
+
+    ``own`` are the variant's extra fields after the shared public ones (read
+    by the protocol and determinization); ``own_encoded`` its extra encoded
+    features, placed before the per-seat parts. ``cards`` is how many card ids
+    the encodings span, ``total_cards`` (a number or a function of the config)
+    scales hand and stock sizes, ``score_scale`` the scores.
+    """
+    return (
+        core("hand", CardList(cards, _decks), "copies of each card in the observer's hand"),
+        ViewField("top", "card", "the top card of the discard pile",
+                  lambda g, seat: g.state.piles[0][-1], OneHot(cards)),
+        ViewField("active_suit", "suit", "the suit to follow (C, D, H, S), a wild card's "
+                  "choice included", lambda g, seat: g.state.suits[0], OneHot(4),
+                  feature="suit"),
+        ViewField("phase", "phase", "what the player to act decides", _phase,
+                  Choice(tuple(phases)), names=tuple(phases)),
+        *own_encoded,
+        ViewField("direction", "int", "play direction: 1 clockwise, -1 reversed",
+                  lambda g, seat: g.state.direction, Flag(1)),
+        core("current_player", Seat(), "who acts now", feature="to_act"),
+        core("hand_sizes", PerSeat(Scaled(total_cards), others=True),
+             "each opponent's hand size / total cards"),
+        ViewField("stock_size", "count", "cards in the stock",
+                  lambda g, seat: len(g.state.stock), Scaled(total_cards), feature="stock"),
+        ViewField("discard_counts", "card_counts", "copies of each card in the discard pile",
+                  lambda g, seat: tuple(g.state.pile_counts[0]), CardCounts(cards, _decks),
+                  feature="discards"),
+        core("scores", PerSeat(Scaled(score_scale)), "match scores"),
+        ViewField("hand_number", "count", "hands played before this one in the match",
+                  lambda g, seat: g.state.hand_number),
+        ViewField("first_player", "seat", "who played first this hand (the next hand of a "
+                  "match starts after them)", lambda g, seat: g.state.first),
+        ViewField("stuck", "count", "consecutive turns in which no card could move",
+                  lambda g, seat: g.state.stuck),
+        *own,
+        ViewField("drew_on_suit", "seat_suits", "per opponent: the suit to follow when it "
+                  "last drew rather than play, until it plays again",
+                  lambda g, seat: tuple(g.state.drew_suit), PerSeat(OneHot(4), others=True),
+                  feature="drew_suit"),
+        ViewField("drew_on_rank", "seat_ranks", "per opponent: the top card's rank then "
+                  "(A first)", lambda g, seat: tuple(g.state.drew_rank),
+                  PerSeat(OneHot(13, first=1), others=True), feature="drew_rank"),
+    )
+
+
+def pending_field() -> ViewField:
+    """Cards the player to act must pick up unless they answer (stacked 2s)."""
+    return ViewField("pending_draw", "count", "cards the player to act must pick up unless "
+                     "they answer (stacked 2s)", lambda g, seat: g.state.pending[0],
+                     Scaled(_PENDING_SCALE), feature="pending")
+
+
+class PileEngine(TableEngine):
+    """One discard pile, a stock, hands, a match; see the module docstring."""
 
     Config: ClassVar[type[PileConfig]] = PileConfig
     #: the state dataclass; a variant with extra state subclasses PileState
@@ -149,8 +198,12 @@ class PileEngine(Engine):
     attack_ranks: ClassVar[dict[int, int]] = {}
     #: the rank that may go on any card (its player then names the suit)
     wild_rank: ClassVar[int] = 8
+    #: frame kind -> the phase name views show for it
+    phases: ClassVar[dict[str, str]] = {"turn": "play"}
+    #: the frame kind whose phase a view shows when nothing is pending (the game is over)
+    idle_frame: ClassVar[str] = "turn"
     event_texts: ClassVar[dict[str, str]] = {
-        **Engine.event_texts,
+        **TableEngine.event_texts,
         "deal": "Hand {number} is dealt; {player} plays first.",
         "starter": "The starter card is {card}.",
         "draw": "{player} draws {card}.",
@@ -165,6 +218,22 @@ class PileEngine(Engine):
     }
 
     state: PileState
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if hasattr(cls, "actions"):
+            actions = cls.actions
+            cls.DRAW = actions["draw"].id()
+            cls.PASS = actions["pass"].id()
+            cls.SUIT_IDS = tuple(actions["suit"].id(k) for k in range(4))
+
+    DRAW: ClassVar[int]
+    PASS: ClassVar[int]
+    SUIT_IDS: ClassVar[tuple[int, ...]]
+
+    @property
+    def team_of(self) -> tuple[int, ...]:
+        return tuple(range(self.num_players))
 
     # ------------------------------------------------------------ decks
     def full_deck(self) -> list[int]:
@@ -183,20 +252,25 @@ class PileEngine(Engine):
 
         Scenario tests write positions this way instead of computing the deal.
         """
+        return cls._stack(hands, starter, stock, standard_deck(num_decks), first_player)
+
+    @staticmethod
+    def _stack(hands: Sequence[Sequence[int | str] | str], starter: int | str,
+               stock: Sequence[int | str] | str, deck: list[int], first_player: int
+               ) -> list[int]:
         n = len(hands)
         hand_cards = [parse_cards(h) for h in hands]
         size = len(hand_cards[0])
         if any(len(h) != size for h in hand_cards):
             raise ConfigError("stacked_deck: every hand must have the same size")
         top = parse_cards([starter])[0] if not isinstance(starter, int) else starter
-        stock_cards = parse_cards(stock)
         order: list[int] = []
         for i in range(size):
             for k in range(n):
                 order.append(hand_cards[(first_player + k) % n][i])
         order.append(top)
-        order += stock_cards
-        rest = standard_deck(num_decks)
+        order += parse_cards(stock)
+        rest = deck
         for c in order:
             if c not in rest:
                 raise ConfigError(f"stacked_deck: too many copies of {card_text(c)}")
@@ -204,19 +278,23 @@ class PileEngine(Engine):
         return order + rest
 
     # ------------------------------------------------------------ the deal
-    def _start(self) -> None:
+    def _new_state(self, first: int) -> PileState:
         n = self.num_players
+        return self.state_class(
+            hands=[[] for _ in range(n)], **empty_piles(1, len(self.cardset)),
+            zones=[[] for _ in range(n)], agenda=[], direction=1, scores=[0] * n,
+            hand_number=0, first=first, stuck=0, drew_suit=[-1] * n, drew_rank=[-1] * n)
+
+    def _start(self) -> None:
         first = self.first_player_option
         if first is None:
-            first = self.rng.randrange(n)
-        self.state = self.state_class(
-            hands=[[] for _ in range(n)], stock=[], discard=[], discard_counts=[0] * NUM_KINDS,
-            top=NO_CARD, suit=-1, current=first, direction=1, phase=PLAY, drawn=NO_CARD,
-            pending=0, scores=[0] * n, hand_number=0, first=first, stuck=0,
-        )
+            first = self.rng.randrange(self.num_players)
+        self.state = self._new_state(first)
         self._deal(first)
 
     def _deal(self, first: int) -> None:
+        """Deal a hand: ``hand_size`` cards each, one at a time from ``first``; the rest is
+        the stock; ``first``'s turn is on the agenda; the starter is turned up."""
         s = self.state
         n = self.num_players
         deck = self._new_deck()
@@ -227,51 +305,32 @@ class PileEngine(Engine):
                 s.hands[(first + k) % n].append(deck[pos])
                 pos += 1
         s.stock = deck[pos:][::-1]
-        s.discard = []
-        s.discard_counts = [0] * NUM_KINDS
-        s.current = s.first = first
+        self.set_pile(0, [])
+        s.suits[0], s.pending[0], s.owners[0] = -1, 0, NO_SEAT
+        s.first = first
         s.direction = 1
-        s.phase = PLAY
-        s.drawn = NO_CARD
-        s.pending = 0
         s.stuck = 0
-        s.offender = NO_SEAT
         s.drew_suit = [-1] * n
         s.drew_rank = [-1] * n
+        s.agenda = [Frame("turn", first)]
         self._log.append(("deal", first, NO_CARD, s.hand_number))
         self._turn_up_starter()
 
     def _turn_up_starter(self) -> None:
         """Turn the top of the stock to start the discard pile (variants may add rules)."""
-        s = self.state
-        c = s.stock.pop()
-        self._put_on_pile(c)
+        c = self.move(("stock",), ("pile", 0))
         self._log.append(("starter", -1, c, -1))
 
-    def _put_on_pile(self, c: int) -> None:
-        s = self.state
-        s.discard.append(c)
-        s.discard_counts[c] += 1
-        s.top = c
-        s.suit = SUIT[c]
-
     # ------------------------------------------------------------ moves
-    @property
-    def current_player(self) -> int:
-        return -1 if (self.terminated or self.truncated) else self.state.current
-
-    def next_seat(self, seat: int, steps: int = 1) -> int:
-        return (seat + steps * self.state.direction) % self.num_players
-
     def playable(self, c: int) -> bool:
         """Whether ``c`` may go on the pile now: an 8, or the top card's rank, or the suit."""
         s = self.state
         r = RANK[c]
-        return r == self.wild_rank or SUIT[c] == s.suit or r == RANK[s.top]
+        return r == self.wild_rank or SUIT[c] == s.suits[0] or r == RANK[s.piles[0][-1]]
 
     def _playable_cards(self, hand: list[int]) -> list[int]:
         s = self.state
-        suit, ranks = s.suit, (self.wild_rank, RANK[s.top])
+        suit, ranks = s.suits[0], (self.wild_rank, RANK[s.piles[0][-1]])
         out: list[int] = []
         for c in hand:
             if (RANK[c] in ranks or SUIT[c] == suit) and c not in out:
@@ -281,7 +340,7 @@ class PileEngine(Engine):
 
     def can_draw(self) -> bool:
         s = self.state
-        return bool(s.stock) or (self.reshuffle_when_empty and len(s.discard) > 1)
+        return bool(s.stock) or (self.reshuffle_when_empty and len(s.piles[0]) > 1)
 
     def _draw_one(self, seat: int) -> int:
         """Move the stock's top card to ``seat``'s hand (rebuilding the stock if allowed).
@@ -290,13 +349,10 @@ class PileEngine(Engine):
         """
         s = self.state
         if not s.stock:
-            if not (self.reshuffle_when_empty and len(s.discard) > 1):
+            if not (self.reshuffle_when_empty and len(s.piles[0]) > 1):
                 return NO_CARD
             self._rebuild_stock()
-        c = s.stock.pop()
-        s.hands[seat].append(c)
-        self._log.append(("draw", seat, c, -1))
-        return c
+        return self.move(("stock",), ("hand", seat), event="draw", player=seat)
 
     def _draw_many(self, seat: int, count: int) -> int:
         drawn = 0
@@ -309,30 +365,28 @@ class PileEngine(Engine):
     def _rebuild_stock(self) -> None:
         """Shuffle every discard but the top card into a new stock."""
         s = self.state
-        stock = s.discard[:-1]
+        top = s.piles[0][-1]
+        stock = s.piles[0][:-1]
         self.rng.shuffle(stock)
         s.stock = stock
-        s.discard = [s.top]
-        s.discard_counts = [0] * NUM_KINDS
-        s.discard_counts[s.top] = 1
+        self.set_pile(0, [top])
         self._log.append(("reshuffle", -1, NO_CARD, len(stock)))
 
     def _play_card(self, seat: int, c: int) -> None:
         s = self.state
-        s.hands[seat].remove(c)
-        self._put_on_pile(c)
+        self.move(("hand", seat), ("pile", 0), c, "play", seat)
+        s.owners[0] = seat
         s.stuck = 0
         s.drew_suit[seat] = s.drew_rank[seat] = -1
-        self._log.append(("play", seat, c, -1))
 
     def _note_draw(self, seat: int) -> None:
         """Remember what ``seat`` did not play on: the table sees it draw instead."""
         s = self.state
-        s.drew_suit[seat] = s.suit
-        s.drew_rank[seat] = RANK[s.top]
+        s.drew_suit[seat] = s.suits[0]
+        s.drew_rank[seat] = RANK[s.piles[0][-1]]
 
     def _choose_suit(self, seat: int, suit: int) -> None:
-        self.state.suit = suit
+        self.state.suits[0] = suit
         self._log.append(("suit", seat, NO_CARD, suit))
 
     def _pass_turn(self, seat: int, moved: bool) -> bool:
@@ -400,30 +454,9 @@ class PileEngine(Engine):
         sign = -1.0 if self.low_score_wins else 1.0
         return [sign * (x - mean) / 100.0 for x in scores]
 
-    # ------------------------------------------------------------ views
-    def view(self, seat: int) -> PileView:
-        if not 0 <= seat < self.num_players:
-            raise ValueError(
-                f"seat {seat!r} is not at this table: seats are 0..{self.num_players - 1}")
-        s = self.state
-        over = self.terminated or self.truncated
-        to_act = seat == s.current and not over
-        hand = s.hands[seat][:]
-        hand.sort()  # ids are in display order (cards.sort_key)
-        return PileView(
-            self.variant, self.config, seat, -1 if over else s.current, tuple(hand),
-            tuple(map(len, s.hands)), tuple(s.scores),
-            tuple(self._legal_now) if to_act else (), self.turn, over,
-            self._history(seat),
-            s.top, s.suit, s.direction, len(s.stock), tuple(s.discard_counts), s.pending,
-            PHASE_NAMES[s.phase], s.drawn if (to_act and s.phase == AFTER_DRAW) else NO_CARD,
-            s.hand_number, s.offender, s.first, s.stuck, tuple(s.drew_suit),
-            tuple(s.drew_rank),
-        )
-
     # ------------------------------------------------------------ determinization
     @classmethod
-    def determinize(cls, view: PileView, rng: random.Random,
+    def determinize(cls, view: Any, rng: random.Random,
                     infer_from_draws: bool = False) -> PileEngine:
         """A new engine consistent with ``view`` (see :meth:`Engine.determinize`).
 
@@ -465,21 +498,29 @@ class PileEngine(Engine):
                 f"{', '.join(engine.actions.texts_of(view.legal_actions))}")
         return engine
 
-    def _state_from_view(self, view: PileView, rng: random.Random) -> PileState:
+    def _state_from_view(self, view: Any, rng: random.Random) -> PileState:
         """The view's public fields and own hand, the hidden cards dealt from ``rng``."""
         hands, stock = self._deal_hidden(view, rng)
-        return self.state_class(
-            hands=hands, stock=stock, discard=self._discard_from_view(view),
-            discard_counts=list(view.discard_counts), top=view.top, suit=view.active_suit,
-            current=view.current_player, direction=view.direction,
-            phase=PHASE_NAMES.index(view.phase), drawn=view.drawn_card,
-            pending=view.pending_draw, scores=list(view.scores),
-            hand_number=view.hand_number, first=view.first_player, stuck=view.stuck,
-            offender=view.offender, drew_suit=list(view.drew_on_suit),
-            drew_rank=list(view.drew_on_rank),
-        )
+        s = self._new_state(view.first_player)
+        s.hands, s.stock = hands, stock
+        self.state = s
+        self.set_pile(0, self._discard_from_view(view))
+        s.suits[0] = view.active_suit
+        s.pending[0] = getattr(view, "pending_draw", 0)
+        s.direction, s.scores = view.direction, list(view.scores)
+        s.hand_number, s.stuck = view.hand_number, view.stuck
+        s.drew_suit, s.drew_rank = list(view.drew_on_suit), list(view.drew_on_rank)
+        s.agenda = self._agenda_from_view(view)
+        return s
 
-    def _respect_draws(self, view: PileView, rng: random.Random) -> None:
+    def _agenda_from_view(self, view: Any) -> list[Frame]:
+        """The pending frames a view shows (by its phase). A variant whose frames carry more
+        than a seat rebuilds them here; hidden arguments are filled by
+        :meth:`_fill_hidden_fields`."""
+        kind = {phase: kind for kind, phase in self.phases.items()}[view.phase]
+        return [Frame(kind, view.current_player)]
+
+    def _respect_draws(self, view: Any, rng: random.Random) -> None:
         """Swap out of each opponent's hand the cards it could have played when it drew.
 
         The seat's view records what an opponent drew on (the suit to follow
@@ -516,7 +557,7 @@ class PileEngine(Engine):
             counts = _DECK_COUNTS[key] = tuple(tally)
         return counts
 
-    def _hidden_pool(self, view: PileView) -> list[int]:
+    def _hidden_pool(self, view: Any) -> list[int]:
         """The cards ``view.seat`` cannot see: the deck minus its hand and the discards.
 
         Raises ``ValueError`` when the view's counts do not fit the deck, so a
@@ -541,7 +582,7 @@ class PileEngine(Engine):
                 f"hand size {sizes[view.seat]})")
         return pool
 
-    def _known_hands(self, view: PileView
+    def _known_hands(self, view: Any
                      ) -> tuple[Sequence[tuple[int, int]], Mapping[int, frozenset[int]]]:
         """What ``view.seat``'s own history proves about the other hands.
 
@@ -552,7 +593,7 @@ class PileEngine(Engine):
         """
         return (), {}
 
-    def _deal_hidden(self, view: PileView, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+    def _deal_hidden(self, view: Any, rng: random.Random) -> tuple[list[list[int]], list[int]]:
         """The hands (the seat's own as in the view) and the stock, hidden cards shuffled.
 
         Cards known to be in a hand (:meth:`_known_hands`) are put there first, seats
@@ -581,7 +622,7 @@ class PileEngine(Engine):
                 del pool[:need]
         return hands, pool
 
-    def _discard_from_view(self, view: PileView) -> list[int]:
+    def _discard_from_view(self, view: Any) -> list[int]:
         """The discard pile from its counts, the view's top card last."""
         counts = list(view.discard_counts)
         if counts[view.top] < 1:
@@ -590,19 +631,8 @@ class PileEngine(Engine):
         counts[view.top] -= 1
         return [c for c, k in enumerate(counts) for _ in range(k)] + [view.top]
 
-    def _fill_hidden_fields(self, view: PileView, rng: random.Random) -> None:
-        """Set state the view does not show. Variants with more such state extend this.
-
-        Here: another seat deciding about the card it just drew. That card is
-        one of its hand's, a playable one if it holds any: the engine only
-        asks about a card that could be played (and :meth:`determinize` deals
-        again when the hand holds none).
-        """
-        s = self.state
-        if s.phase == AFTER_DRAW and s.drawn == NO_CARD:
-            hand = s.hands[s.current]
-            playable = [c for c in hand if self.playable(c)]
-            s.drawn = rng.choice(playable or hand)
+    def _fill_hidden_fields(self, view: Any, rng: random.Random) -> None:
+        """Set state the view does not show. Variants with such state extend this."""
 
     def render(self, seat: int | None = None) -> str:
         s = self.state
@@ -611,7 +641,7 @@ class PileEngine(Engine):
         lines.append(
             f"top {card_text(s.top)}  suit {SUITS[s.suit]}  stock {len(s.stock)}  "
             f"direction {'clockwise' if s.direction == 1 else 'counter-clockwise'}"
-            + (f"  pending draw {s.pending}" if s.pending else "")
+            + (f"  pending draw {s.pending[0]}" if s.pending[0] else "")
         )
         for p in range(self.num_players):
             mark = ">" if p == self.current_player else " "

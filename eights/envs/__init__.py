@@ -1,7 +1,7 @@
 """PettingZoo AEC environments, one versioned module per variant.
 
->>> from eights.envs import crazy_eights_v0
->>> env = crazy_eights_v0.env(num_players=2)
+>>> from eights.envs import crazy_eights_v1
+>>> env = crazy_eights_v1.env(num_players=2)
 
 or by variant id, for code that picks the variant at run time:
 
@@ -20,15 +20,13 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..config import ConfigError
+from ..variants import REGISTRY
 
 if TYPE_CHECKING:  # pettingzoo is imported with the variant module, not with this package
     from pettingzoo import AECEnv
 
-ENV_MODULES = {
-    "crazy_eights": "eights.envs.crazy_eights_v0",
-    "livery_eights": "eights.envs.livery_eights_v0",
-    "baby_eating_eights": "eights.envs.baby_eating_eights_v0",
-}
+#: variant id -> its env module (from :mod:`eights.variants`)
+ENV_MODULES = {v.id: v.env for v in REGISTRY.values()}
 
 
 def env_module(variant: str) -> ModuleType:

@@ -67,6 +67,7 @@ from pettingzoo import AECEnv
 from ..actions import ActionError, is_action_id
 from ..config import ConfigError
 from ..engines.base import Engine, IllegalActionError
+from ..variants import REGISTRY
 
 RESET_OPTIONS = ("deck", "first_player")
 #: keywords of ``env()`` that configure the env rather than the game
@@ -74,6 +75,11 @@ ENV_OPTIONS = ("render_mode", "render_seat", "illegal_action", "illegal_reward")
 ILLEGAL_ACTION_MODES = ("raise", "terminate")
 #: the ``render_seat`` that shows every hand
 REFEREE = "referee"
+
+
+def module_name(engine_cls: type[Engine]) -> str:
+    """The env's versioned name (``crazy_eights_v1``), from the variant's registration."""
+    return REGISTRY[engine_cls.variant].env_name
 
 
 def check_illegal_reward(value: Any) -> float:
@@ -142,7 +148,7 @@ class EightsEnv(AECEnv):
         self.config = engine_cls.Config.from_options_beside(options, ENV_OPTIONS, "env")
         self.engine = engine_cls(self.config, seed=0)
         self.encoder = encoder_factory(self.config)
-        self.metadata = dict(self.metadata, name=f"{engine_cls.variant}_v0")
+        self.metadata = dict(self.metadata, name=module_name(engine_cls))
         n = self.config.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
@@ -218,11 +224,11 @@ class EightsEnv(AECEnv):
             self._require_reset("observe()")
             raise KeyError(f"agent {agent!r} is not in this env; agents are "
                            f"{', '.join(self.possible_agents)}")
-        view = self.engine.view(seat)
+        engine = self.engine
         mask = np.zeros(self._num_actions, dtype=np.int8)
-        if view.legal_actions and not self._stopped:
-            mask.put(view.legal_actions, 1)  # (cheaper than mask[list(...)] = 1)
-        return {"observation": self.encoder.encode(view), "action_mask": mask}
+        if seat == engine.current_player and not self._stopped:
+            mask.put(engine._legal_now, 1)  # (cheaper than mask[list(...)] = 1)
+        return {"observation": self.encoder.encode(engine, seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         self._require_reset("step()")

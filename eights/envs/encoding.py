@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import NUM_STANDARD
-from ..engines.pile import PHASE_NAMES, PileConfig, PileView
+from ..engines._pile_v0 import PHASE_NAMES, PileConfig, PileView
 
 _PENDING_SCALE = 20.0
 
@@ -75,7 +75,10 @@ class PileEncoder:
             rows.append(f"| {span} | `{name}` | {doc} |")
         return "\n".join(rows)
 
-    def encode(self, view: PileView) -> np.ndarray:
+    def encode(self, engine, seat: int) -> np.ndarray:
+        return self.encode_view(engine.view(seat))
+
+    def encode_view(self, view: PileView) -> np.ndarray:
         """A fresh observation vector for ``view``.
 
         One-hot and scaled entries are gathered into index/value lists and

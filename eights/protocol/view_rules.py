@@ -204,9 +204,7 @@ PILE: dict[str, Rule] = {
                           _stock_size),
     "direction": Default("the `arg` of the last `reverse` event in `history` (`1` after a "
                          "`deal`), else `1`", _direction),
-    "pending_draw": constant(0),
     "hand_number": constant(0),
-    "offender": constant(None),
     "first_player": Default("the `player` of the last `deal` event in `history`, else `0`",
                             _first_player),
     "stuck": constant(0),
@@ -223,17 +221,18 @@ CRAZY_EIGHTS: dict[str, Rule] = {
 }
 
 LIVERY_EIGHTS: dict[str, Rule] = {
-    **{name: rule for name, rule in PILE.items() if name != "pending_draw"},
+    **PILE,
     "phase": Default("from `legal`: `choose suit` if it holds `suit` actions, `last card` or "
                      "`challenge` if it holds that action, else `play`",
                      _pile_phase(after_draw=False)),
-    "drawn_card": constant(None),
     "offender": RequiredWhile("while `legal` holds `challenge`",
                               lambda known: "challenge" in known.legal, constant(None)),
 }
 
 BABY_EATING_EIGHTS: dict[str, Rule] = {
     **PILE,
+    "pending_draw": constant(0),
+    "offender": constant(None),
     "drawn_card": constant(None),
     "actor": Default("`current_player` (they differ only in a Jack round and Four in a Row)",
                      _current),

@@ -69,12 +69,16 @@ def _fields_of(cls: type[PlayerView]) -> tuple[tuple[str, str], ...]:
 
 @functools.cache
 def view_class(variant: str) -> type[PlayerView]:
-    """The view class a variant's engine builds (read from its ``view`` annotation)."""
-    try:
-        cls = typing.get_type_hints(engine_class(variant).view).get("return")
-    except NameError as err:
-        raise TypeError(f"{variant}: its engine's view() annotation cannot be resolved "
-                        f"({err}); the protocol reads the view class from it") from None
+    """The view class a variant's engine builds: the one made from its declared fields
+    (``engine.View``), else read from its ``view`` annotation."""
+    engine = engine_class(variant)
+    cls = getattr(engine, "View", PlayerView)
+    if cls is PlayerView:
+        try:
+            cls = typing.get_type_hints(engine.view).get("return")
+        except NameError as err:
+            raise TypeError(f"{variant}: its engine's view() annotation cannot be resolved "
+                            f"({err}); the protocol reads the view class from it") from None
     if not (isinstance(cls, type) and issubclass(cls, PlayerView)):
         raise TypeError(f"{variant}: its engine's view() does not declare a PlayerView class")
     _fields_of(cls)  # registered?

@@ -179,7 +179,7 @@ class SingleAgentEnv(gym.Env):
             engine.step(agent.act(engine.view(p)))
 
     def _observation(self) -> np.ndarray:
-        return self.encoder.encode(self.engine.view(self.seat))
+        return self.encoder.encode(self.engine, self.seat)
 
     def _info(self) -> dict:
         info: dict[str, Any] = {"seat": self.seat,

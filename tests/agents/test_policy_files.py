@@ -32,7 +32,7 @@ from eights.agents.policy import (
 )
 
 SHIPPED = MODELS_DIR / "crazy_eights-2p.npz"
-OBS, ACTIONS = 243, 58  # crazy_eights with its default config
+OBS, ACTIONS = 239, 58  # crazy_eights with its default config (crazy_eights_v1)
 MIB = 2**20
 
 
@@ -236,10 +236,10 @@ def test_every_layer_the_metadata_names_must_be_there(tmp_path):
     ({"w0": np.ones((OBS, 8)), "b0": np.ones(8), "w1": np.ones((9, ACTIONS)),
       "b1": np.ones(ACTIONS)}, 2, "layer 1 takes 9 inputs but layer 0 gives 8 outputs"),
     ({"w0": np.ones((OBS, ACTIONS)), "b0": np.ones(ACTIONS + 1)}, 1,
-     r"layer 0 has weights \(243, 58\) and biases \(59,\)"),
-    ({"w0": np.ones(OBS), "b0": np.ones(ACTIONS)}, 1, r"layer 0 has weights \(243,\)"),
+     r"layer 0 has weights \(239, 58\) and biases \(59,\)"),
+    ({"w0": np.ones(OBS), "b0": np.ones(ACTIONS)}, 1, r"layer 0 has weights \(239,\)"),
     ({"w0": np.ones((100, ACTIONS)), "b0": np.ones(ACTIONS)}, 1,
-     "first layer takes 100 inputs, but crazy_eights with its config gives 243"),
+     "first layer takes 100 inputs, but crazy_eights with its config gives 239"),
     ({"w0": np.ones((OBS, 60)), "b0": np.ones(60)}, 1,
      "last layer gives 60 outputs, but crazy_eights has 58 actions"),
     ({"w0": np.ones((OBS, ACTIONS), np.int64), "b0": np.ones(ACTIONS)}, 1,
@@ -258,9 +258,9 @@ def test_the_observation_size_must_be_the_encoders_for_the_config(tmp_path):
                                           "crazy_eights with its config"):
         PolicyAgent("crazy_eights", str(path))
     meta = small_meta(layers=1)
-    meta["config"]["num_players"] = 3  # three players see more: 243 is the 2-player size
+    meta["config"]["num_players"] = 3  # three players see more: 239 is the 2-player size
     path = write_npz(tmp_path / "config.npz", meta, layers_of(OBS, ACTIONS))
-    with pytest.raises(ConfigError, match=r"takes 243 observation features, but crazy_eights "
+    with pytest.raises(ConfigError, match=r"takes 239 observation features, but crazy_eights "
                                           r"with its config .* gives 2"):
         PolicyAgent("crazy_eights", str(path))
     meta["config"]["num_players"] = 99

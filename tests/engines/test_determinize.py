@@ -17,7 +17,7 @@ import pytest
 from eights.engines import engine_class, make_game
 from eights.engines.base import Engine
 from eights.engines.livery_eights import LiveryEightsGame
-from eights.engines.pile import AFTER_DRAW, CALL_LAST_CARD, CHALLENGE, PileEngine
+from eights.engines.pile import PileEngine
 from tests.conftest import available_variants
 
 SETUPS = [
@@ -128,32 +128,35 @@ def test_a_card_drawn_by_another_seat_is_a_playable_one_of_its_hand() -> None:
     seen = 0
     config = {"num_players": 3, "may_keep_drawn_card": True}  # another seat decides on a draw
     for game in positions("crazy_eights", config, 40, seed=300):
-        if game.state.phase != AFTER_DRAW:
+        if game.frame.kind != "after_draw":
             continue
         drawer = game.current_player
         watcher = (drawer + 1) % 3
         det = cls.determinize(game.view(watcher), rng)
-        assert det.state.drawn in det.state.hands[drawer]
-        assert det.playable(det.state.drawn)
-        assert det.legal_actions() == (det.state.drawn, *game.legal_actions()[1:])
+        drawn = det.frame.args[0]
+        assert det.frame.kind == "after_draw" and det.frame.seat == drawer
+        assert drawn in det.state.hands[drawer]
+        assert det.playable(drawn)
+        assert det.legal_actions() == (drawn, *game.legal_actions()[1:])
         seen += 1
     assert seen > 20
 
 
-def test_livery_next_up_is_rebuilt_in_the_call_and_challenge_windows() -> None:
-    """``next_up`` is not in the view: it follows from who played the top card and its trick."""
-    phases = Counter()
+def test_livery_next_seat_is_rebuilt_in_the_call_and_challenge_windows() -> None:
+    """Who plays after a call or a challenge window is not in the view: it follows from who
+    played the top card and its trick, and determinization rebuilds the frame with it."""
+    kinds = Counter()
     rng = random.Random(4)
     for players in (2, 3, 4):
         for game in positions("livery_eights", {"num_players": players}, 150, seed=400):
-            s = game.state
-            if s.phase not in (CALL_LAST_CARD, CHALLENGE):
+            frame = game.frame
+            if frame.kind not in ("last_card", "challenge"):
                 continue
             for seat in range(players):
                 det = LiveryEightsGame.determinize(game.view(seat), rng)
-                assert det.state.next_up == s.next_up
-            phases[s.phase] += 1
-    assert phases[CALL_LAST_CARD] > 20 and phases[CHALLENGE] > 5
+                assert det.frame == frame
+            kinds[frame.kind] += 1
+    assert kinds["last_card"] > 20 and kinds["challenge"] > 5
 
 
 def test_views_show_first_player_and_stuck_turns() -> None:

@@ -43,8 +43,8 @@ def table(game: LiveryEightsGame) -> dict:
     """The public essentials of the position, for one exact comparison."""
     s = game.state
     return dict(top=card_text(s.top), suit=SUITS[s.suit], current=game.current_player,
-                phase=game.view(0).phase, pending=s.pending, direction=s.direction,
-                offender=s.offender, legal=game.legal_texts())
+                phase=game.view(0).phase, pending=s.pending[0], direction=s.direction,
+                offender=game.view(0).offender, legal=game.legal_texts())
 
 
 def play_randomly(game: LiveryEightsGame, rng: random.Random) -> None:
@@ -493,7 +493,7 @@ def test_challenge_window_goes_round_in_turn_order():
         ("challenge", 2, "", 0), ("draw", 0, "AC", -1), ("draw", 0, "2C", -1),
         ("penalty", 0, "", 2),
     ]
-    assert game.current_player == 1 and game.state.offender == -1
+    assert game.current_player == 1 and game.view(0).offender == -1
 
 
 def test_nobody_challenges_and_play_continues():
@@ -542,7 +542,7 @@ def test_challenge_window_includes_the_skipped_player():
     game = new_game(["AH 9H", "6D 7D", "6H 7H"], "KH")
     game.step("play AH")
     game.step("pass")
-    assert (game.current_player, game.state.offender) == (1, 0)
+    assert (game.current_player, game.view(0).offender) == (1, 0)
     game.step("pass")
     assert game.current_player == 2 and game.view(0).phase == "challenge"
     game.step("pass")
@@ -603,7 +603,7 @@ def test_discarding_the_last_card_ends_the_game_without_its_trick():
         ("last_card", 1, "", -1), ("play", 0, "2H", -1), ("hand_over", 0, "", 0),
         ("score", 0, "", 0), ("score", 1, "", 7), ("game_over", -1, "", 1),
     ]
-    assert game.terminated and game.winners == (0,) and game.state.pending == 0
+    assert game.terminated and game.winners == (0,) and game.state.pending[0] == 0
     assert hands(game) == ["", "7D"]
     assert game.returns() == [1.0, -1.0]
     assert game.current_player == -1 and game.legal_actions() == ()
@@ -766,7 +766,7 @@ def test_snapshot_restore_inside_the_challenge_window():
     game.restore(snap)
     assert (game.state, game.render(), game.events, game.legal_texts()) == before
     game.step("pass")  # the restored game plays on normally
-    assert (game.current_player, game.state.offender) == (2, 0)
+    assert (game.current_player, game.view(0).offender) == (2, 0)
 
 
 def test_record_replays_exactly():

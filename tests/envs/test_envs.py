@@ -81,7 +81,7 @@ def test_only_the_player_to_act_has_a_mask_and_obs_match_views() -> None:
         seat = raw._seat[agent]
         view = raw.engine.view(seat)
         assert obs["observation"].dtype == np.float32
-        assert np.array_equal(obs["observation"], raw.encoder.encode(view))
+        assert np.array_equal(obs["observation"], raw.encoder.encode_view(view))
         if agent == env.agent_selection:
             assert set(np.flatnonzero(obs["action_mask"])) == set(raw.engine.legal_actions())
         else:

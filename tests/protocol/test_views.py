@@ -18,7 +18,7 @@ import pytest
 from eights.cards import card_text, sort_key
 from eights.engines import VARIANTS, make_game
 from eights.engines.base import Event, PlayerView
-from eights.engines.pile import PileView
+from eights.engines.livery_eights import LiveryEightsGame
 from eights.protocol import messages as m
 from eights.protocol.errors import ProtocolError
 from eights.protocol.views import (
@@ -29,7 +29,7 @@ from eights.protocol.views import (
     view_from_json,
     view_to_json,
 )
-from tests.conftest import config_id, configs
+from tests.conftest import config_id, configs, drawn_card
 from tests.test_properties import shuffle_hidden
 
 GAMES = 30
@@ -76,7 +76,7 @@ def test_messages_never_carry_hidden_cards(pair: tuple[str, dict]) -> None:
         seats = {game.current_player if not game.game_over else 0,
                  rng.randrange(game.num_players)}
         for seat in seats:
-            if game.state.drawn >= 0 and seat != game.current_player:
+            if drawn_card(game) >= 0 and seat != game.current_player:
                 continue  # a drawn card is the drawer's to see (as in test_properties)
             before = sent_to(game, seat)
             snap = game.snapshot()
@@ -166,14 +166,16 @@ def test_suit_events_name_the_suit() -> None:
 def test_an_undeclared_view_field_is_refused_not_sent() -> None:
     """A variant that adds a view field must say how it is written, or nothing is sent."""
 
+    View = LiveryEightsGame.View
+
     @dataclasses.dataclass(slots=True)
-    class RevealingView(PileView):
+    class RevealingView(View):
         peeked: tuple = ()
 
     @dataclasses.dataclass(slots=True)
-    class DeclaredView(PileView):
+    class DeclaredView(View):
         peeked: tuple = ()
-        field_kinds: ClassVar[dict[str, str]] = {**PileView.field_kinds, "peeked": "cards"}
+        field_kinds: ClassVar[dict[str, str]] = {**View.field_kinds, "peeked": "cards"}
 
     view, _ = a_view()
     values = {f.name: getattr(view, f.name) for f in dataclasses.fields(view)}

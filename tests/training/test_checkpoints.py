@@ -256,7 +256,7 @@ def test_metadata_that_contradicts_the_weights_is_refused(checkpoint, tmp_path):
     for key, value, message in [
         ("net_arch", [16, 8], r"hidden layers \[16, 16\], but its eights\.json says \[16, 8\]"),
         ("actions", 99, "its network has 58 outputs, but its eights.json says actions=99"),
-        ("observation_size", 10, "has 243 inputs, but its eights.json says observation_size"),
+        ("observation_size", 10, "has 239 inputs, but its eights.json says observation_size"),
         ("activation", "gelu", "activation 'gelu' is not supported"),
         ("variant", "livery_eights", "was trained for 'livery_eights', not 'crazy_eights'"),
     ]:
@@ -269,7 +269,8 @@ def test_metadata_that_contradicts_the_weights_is_refused(checkpoint, tmp_path):
 
 
 def test_weights_that_do_not_fit_the_variant_are_refused_at_load(model, tmp_path):
-    """A checkpoint made for another observation size: refused by PolicyAgent and export."""
+    """A checkpoint made for another variant (another observation size and action count):
+    refused by PolicyAgent and export."""
     from sb3_contrib import MaskablePPO
 
     other = MaskablePPO("MlpPolicy", SingleAgentEnv("livery_eights"), n_steps=64,
@@ -277,7 +278,8 @@ def test_weights_that_do_not_fit_the_variant_are_refused_at_load(model, tmp_path
     meta = run_metadata()
     meta["observation_size"] = other.observation_space.shape[0]
     path = save_checkpoint(other, tmp_path / "other.zip", meta)
-    with pytest.raises(ConfigError, match="last layer gives 60 outputs, but crazy_eights has 58"):
+    with pytest.raises(ConfigError, match=f"takes {meta['observation_size']} observation "
+                                          f"features, but crazy_eights"):
         PolicyAgent(VARIANT, str(path))
     assert main(["export", str(path), str(tmp_path / "x.npz")]) == 2
 
@@ -287,12 +289,12 @@ def test_policy_pth_that_is_not_a_state_dict_or_has_strange_tensors(checkpoint, 
         (torch_bytes([torch.zeros(2)]), "holds a list, not a state dict"),
         (torch_bytes({"features_extractor.cnn.weight": torch.zeros(2)}),
          "holds tensors eights does not play"),
-        (torch_bytes({"action_net.weight": torch.zeros(58, 243, dtype=torch.int32),
+        (torch_bytes({"action_net.weight": torch.zeros(58, 239, dtype=torch.int32),
                       "action_net.bias": torch.zeros(58)}),
          "has dtype torch.int32 and layout torch.strided, not a dense float tensor"),
-        (torch_bytes({"action_net.weight": torch.zeros(58, 243).to_sparse(),
+        (torch_bytes({"action_net.weight": torch.zeros(58, 239).to_sparse(),
                       "action_net.bias": torch.zeros(58)}), "layout torch.sparse_coo"),
-        (torch_bytes({"action_net.weight": torch.zeros(58, 243)}),
+        (torch_bytes({"action_net.weight": torch.zeros(58, 239)}),
          "lacks the tensor 'action_net.bias'"),
         (b"not a zip at all", r"not a torch zip file \(torch\.save's format\)"),
     ]

@@ -87,7 +87,7 @@ def test_numpy_play_matches_stable_baselines_predict(run):
         action = zip_agent.act(view)
         assert npz_agent.act(view) == action
         if len(view.legal_actions) > 1:
-            obs = zip_agent._encoder.encode(view)
+            obs = zip_agent._encoder.encode_view(view)
             mask = np.zeros(len(engine.actions), dtype=bool)
             mask[list(view.legal_actions)] = True
             predicted, _ = model.predict(obs, action_masks=mask, deterministic=True)

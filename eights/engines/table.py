@@ -1,0 +1,267 @@
+"""The table core: piles, hands, zones, an agenda of decision frames, one way to move a card.
+
+Every variant runs on :class:`TableEngine`. Its state (:class:`TableState`)
+is a table: a stock, any number of discard piles (each with its cards, its
+copies per card, the suit to follow, a pending penalty and who played its top
+card), the hands, per-seat zones (cards in play in front of a seat), the
+scores, and the **agenda**.
+
+The agenda is what is pending, as a stack of small records
+(:class:`Frame`: ``kind, seat, args``), the top one last. A decision frame
+asks its seat a question: who acts is the top frame's seat. A variant gives
+each frame kind its handlers as methods named by the kind:
+
+* ``<kind>_legal(frame) -> list[int]``: the legal action ids, ascending;
+* ``<kind>_apply(frame, action)``: the frame is popped first, so applying
+  it may push further frames (a suit to name, a round of Jacks, the next
+  turn);
+* ``<kind>_resolve(frame)`` instead of both, for a frame that is an effect
+  to carry out rather than a question (it is popped and resolved as soon as
+  it reaches the top).
+
+So a variant's flow is a dispatch table of small handlers, as pgx writes its
+games, and a pending effect is a frame, never a flag read by a hand-written
+priority loop.
+
+Cards move by :meth:`TableEngine.move`, the one place that takes a card out
+of one place (a hand, the stock, a pile's top or bottom, a seat's zone) and
+puts it in another, and logs the event. Who may see a logged card is the
+event kind's declared visibility (:attr:`Engine.private_events`), so views and
+histories cannot leak it. :attr:`TableEngine.substitutions` hook into it: a
+substitution ability ("if you would draw, instead ...") sees each move first
+and may send the card elsewhere.
+
+Views are declared once (:mod:`eights.engines.fields`); actions are declared
+as blocks (:mod:`eights.engines.blocks`); the cards are a card set
+(:mod:`eights.engines.cardset`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, NamedTuple
+
+from ..cards import NO_CARD
+from .base import Engine, PlayerView, State
+from .blocks import ActionSpace
+from .cardset import STANDARD, CardSet
+from .fields import Encoder, ViewField, view_class
+
+NO_SEAT = -1
+
+# Where a card is: the first item of a place tuple; the second is a seat or a pile.
+HAND, STOCK, PILE, UNDER, ZONE = "hand", "stock", "pile", "under", "zone"
+
+
+class Frame(NamedTuple):
+    """One pending decision or effect: its kind, the seat it concerns, its arguments."""
+
+    kind: str
+    seat: int
+    args: tuple = ()
+
+
+@dataclasses.dataclass(slots=True)
+class TableState(State):
+    """The table. Lists only (copied two levels deep by :meth:`State.copy`)."""
+
+    hands: list[list[int]] = dataclasses.field(default_factory=list)
+    stock: list[int] = dataclasses.field(default_factory=list)        # top card last
+    piles: list[list[int]] = dataclasses.field(default_factory=list)  # each: top card last
+    #: per pile, copies of each card id in it (views show these)
+    pile_counts: list[list[int]] = dataclasses.field(default_factory=list)
+    #: per pile, the suit to follow (the top card's, or a wild card's choice); -1: any
+    suits: list[int] = dataclasses.field(default_factory=list)
+    #: per pile, cards the next player must take unless they answer it (stacked 2s)
+    pending: list[int] = dataclasses.field(default_factory=list)
+    #: per pile, who put its top card there (-1: turned up from the stock)
+    owners: list[int] = dataclasses.field(default_factory=list)
+    #: per seat, the cards it has in play in front of it
+    zones: list[list[int]] = dataclasses.field(default_factory=list)
+    agenda: list[Frame] = dataclasses.field(default_factory=list)
+    direction: int = 1      # +1 clockwise (increasing seats), -1 after a reverse
+    scores: list[int] = dataclasses.field(default_factory=list)  # match totals
+    hand_number: int = 0
+    first: int = 0          # who played first this hand
+
+
+class TableEngine(Engine):
+    """An engine on the table core; see the module docstring."""
+
+    cardset: ClassVar[CardSet] = STANDARD
+    actions: ClassVar[ActionSpace]
+    #: the view's declared fields, core fields' encodings included, in observation order
+    view_fields: ClassVar[tuple[ViewField, ...]] = ()
+    #: the view class made from :attr:`view_fields` (set when the class is made)
+    View: ClassVar[type[PlayerView]] = PlayerView
+    #: substitution abilities: ``hook(engine, card, src, dst) -> dst``, asked in order before
+    #: every move; a hook returns the place the card goes instead (or ``dst`` unchanged)
+    substitutions: ClassVar[tuple[Callable[..., tuple], ...]] = ()
+    #: seat -> team; each seat its own team unless the variant has teams
+    team_of: tuple[int, ...]
+
+    state: TableState
+
+    _legal_by_kind: ClassVar[dict[str, Callable]] = {}
+    _apply_by_kind: ClassVar[dict[str, Callable]] = {}
+    _resolve_by_kind: ClassVar[dict[str, Callable]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Build the frame dispatch tables and the view class from the declarations."""
+        super().__init_subclass__(**kwargs)
+        tables: dict[str, dict[str, Callable]] = {"_legal": {}, "_apply": {}, "_resolve": {}}
+        for name in dir(cls):
+            for suffix, table in tables.items():
+                kind = name[:-len(suffix)]
+                if name.endswith(suffix) and kind and not kind.startswith("_"):
+                    table[kind] = getattr(cls, name)
+        legal, apply, resolve = tables.values()
+        unpaired = sorted(set(legal) ^ set(apply))
+        if unpaired:
+            raise TypeError(f"{cls.__name__}: frame kinds need both <kind>_legal and "
+                            f"<kind>_apply handlers: {', '.join(unpaired)}")
+        cls._legal_by_kind, cls._apply_by_kind, cls._resolve_by_kind = legal, apply, resolve
+        if "view_fields" in cls.__dict__ and cls.view_fields:
+            cls.View = view_class(f"{cls.__name__.removesuffix('Game')}View", cls.view_fields,
+                                  cls.__module__)
+            cls._view_reads = tuple(f.read for f in cls.view_fields if not f.core)
+
+    @classmethod
+    def encoder(cls, config: Any) -> Encoder:
+        """The observation encoder of this variant at ``config``, from :attr:`view_fields`."""
+        return Encoder(cls.view_fields, config)
+
+    # ------------------------------------------------------------ the agenda
+    @property
+    def current_player(self) -> int:
+        """The seat of the top frame (possibly out of turn); -1 once the game is over."""
+        if self.terminated or self.truncated:
+            return -1
+        return self.state.agenda[-1].seat
+
+    @property
+    def frame(self) -> Frame:
+        """The top frame: the pending decision."""
+        return self.state.agenda[-1]
+
+    def push(self, kind: str, seat: int, *args: Any) -> None:
+        """Put a frame on top of the agenda: it is decided (or resolved) next."""
+        self.state.agenda.append(Frame(kind, seat, args))
+
+    def _legal(self) -> list[int]:
+        frame = self.state.agenda[-1]
+        return self._legal_by_kind[frame.kind](self, frame)
+
+    def _apply(self, action: int) -> None:
+        agenda = self.state.agenda
+        frame = agenda.pop()
+        self._apply_by_kind[frame.kind](self, frame, action)
+        self._run_agenda()
+
+    def _run_agenda(self) -> None:
+        """Resolve effect frames on top of the agenda until a decision is at the top."""
+        agenda, resolve = self.state.agenda, self._resolve_by_kind
+        while agenda and not self.terminated:
+            frame = agenda[-1]
+            handler = resolve.get(frame.kind)
+            if handler is None:
+                return
+            agenda.pop()
+            handler(self, frame)
+
+    # ------------------------------------------------------------ seats
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        return (seat + steps * self.state.direction) % self.num_players
+
+    def sorted_hand(self, seat: int) -> tuple[int, ...]:
+        """``seat``'s hand in display order (card ids are in that order)."""
+        hand = self.state.hands[seat][:]
+        hand.sort()
+        return tuple(hand)
+
+    # ------------------------------------------------------------ moving cards
+    def move(self, src: tuple, dst: tuple, card: int = NO_CARD, event: str = "",
+             player: int = NO_SEAT, arg: int = -1) -> int:
+        """Move one card from ``src`` to ``dst``; log ``event`` for it; return the card.
+
+        Places are ``(HAND, seat)``, ``(STOCK,)`` (its top), ``(PILE, k)`` (its
+        top), ``(UNDER, k)`` (the bottom of pile ``k``) and ``(ZONE, seat)``.
+        ``card`` names the card to take from a hand or a zone; from the stock or
+        a pile the top card is taken when it is ``NO_CARD``. A card put on a pile
+        becomes its top: the suit to follow is its colour.
+        """
+        s = self.state
+        where = src[0]
+        if where == STOCK:
+            card = s.stock.pop()
+        elif where == HAND:
+            s.hands[src[1]].remove(card)
+        elif where == PILE:
+            k = src[1]
+            card = s.piles[k].pop()
+            s.pile_counts[k][card] -= 1
+        elif where == ZONE:
+            s.zones[src[1]].remove(card)
+        else:
+            raise ValueError(f"cannot take a card from {src!r}")
+        for hook in self.substitutions:
+            dst = hook(self, card, src, dst)
+        where = dst[0]
+        if where == HAND:
+            s.hands[dst[1]].append(card)
+        elif where == PILE:
+            k = dst[1]
+            s.piles[k].append(card)
+            s.pile_counts[k][card] += 1
+            s.suits[k] = self.cardset.colour[card]
+        elif where == UNDER:
+            k = dst[1]
+            s.piles[k].insert(0, card)
+            s.pile_counts[k][card] += 1
+        elif where == STOCK:
+            s.stock.append(card)
+        elif where == ZONE:
+            s.zones[dst[1]].append(card)
+        else:
+            raise ValueError(f"cannot put a card in {dst!r}")
+        if event:
+            self._log.append((event, player, card, arg))
+        return card
+
+    def set_pile(self, k: int, cards: Sequence[int]) -> None:
+        """Make pile ``k`` hold exactly ``cards`` (bottom first): its counts follow."""
+        s = self.state
+        s.piles[k] = list(cards)
+        counts = [0] * len(self.cardset)
+        for c in cards:
+            counts[c] += 1
+        s.pile_counts[k] = counts
+
+    def top(self, k: int = 0) -> int:
+        """The top card of pile ``k``."""
+        return self.state.piles[k][-1]
+
+    # ------------------------------------------------------------ views
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may know: the core fields and every declared field, each read with
+        its visibility applied (see :mod:`eights.engines.fields`)."""
+        if not 0 <= seat < self.num_players:
+            raise ValueError(
+                f"seat {seat!r} is not at this table: seats are 0..{self.num_players - 1}")
+        s = self.state
+        over = self.terminated or self.truncated
+        current = -1 if over else s.agenda[-1].seat
+        return self.View(
+            self.variant, self.config, seat, current, self.sorted_hand(seat),
+            tuple(map(len, s.hands)), tuple(s.scores),
+            tuple(self._legal_now) if seat == current else (), self.turn, over,
+            self._history(seat), *[read(self, seat) for read in self._view_reads])
+
+    _view_reads: ClassVar[tuple[Callable[[Any, int], Any], ...]] = ()
+
+
+def empty_piles(count: int, kinds: int) -> dict[str, list]:
+    """The per-pile lists of :class:`TableState` for ``count`` empty piles."""
+    return {"piles": [[] for _ in range(count)], "pile_counts": [[0] * kinds for _ in range(count)],
+            "suits": [-1] * count, "pending": [0] * count, "owners": [NO_SEAT] * count}
