@@ -58,6 +58,10 @@ CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
         "three_cancels_king_of_hearts": False, "ten_again_draws": False,
         "six_nine_four_in_a_row": False}),
     "baby-2p-literal": ("baby_eating_eights", {"num_players": 2, "two_player_king": "literal"}),
+    # short turn limits: games cut off mid-hand (and mid-effect) must stay the same too
+    "crazy-3p-short": ("crazy_eights", {"num_players": 3, "max_turns": 40}),
+    "livery-4p-short": ("livery_eights", {"num_players": 4, "max_turns": 30}),
+    "baby-4p-short": ("baby_eating_eights", {"num_players": 4, "max_turns": 50}),
 }
 
 #: games recorded per config
