@@ -18,8 +18,8 @@
 from __future__ import annotations
 
 from ..cards import RANK, SUIT
-from ..engines._pile_v0 import DRAW, PASS, SUIT_ACTION
 from ..engines.baby_eating_eights import (
+    ACTIONS,
     BOTTOM,
     JOKER_PLAY,
     KING_OF_HEARTS,
@@ -28,6 +28,9 @@ from ..engines.baby_eating_eights import (
 )
 from .base import Agent
 from .heuristic import best_suit
+
+SUIT_BLOCK = ACTIONS["suit"]
+DRAW, PASS = ACTIONS["draw"].id(), ACTIONS["pass"].id()
 
 #: how much a card hurts the next player, by rank (0: a joker)
 ATTACK = {1: 3.0, 2: 2.0, 10: 3.0, 13: 2.5, 0: 4.0}
@@ -43,9 +46,9 @@ class BabyEatingHeuristic(Agent):
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
-        suits = [a for a in legal if SUIT_ACTION <= a < SUIT_ACTION + 4]
+        suits = [a for a in legal if a in SUIT_BLOCK]
         if suits:
-            wanted = SUIT_ACTION + best_suit(view.hand)
+            wanted = SUIT_BLOCK.id(best_suit(view.hand))
             return wanted if wanted in legal else suits[0]
         targets = [a for a in legal if TARGET <= a < BOTTOM]
         if targets:
@@ -53,7 +56,7 @@ class BabyEatingHeuristic(Agent):
         bottoms = [a for a in legal if a >= BOTTOM]
         if bottoms:
             return self._bottom(view, bottoms)
-        plays = [a for a in legal if a < SUIT_ACTION or JOKER_PLAY <= a < TARGET]
+        plays = [a for a in legal if a in ACTIONS["play"] or a in ACTIONS["play_joker"]]
         if view.phase == "jack round":
             best = best_suit(view.hand)
             return max(plays, key=lambda a: (SUIT[a] == best, -a))

@@ -39,15 +39,28 @@ Teams (``teams``) win together. The first player (or team) out wins.
 
 Interpretations are listed in ``docs/rules/baby_eating_eights.md``.
 
-Actions (131): ``play <card>`` for the 52 standard cards (ids 0-51, the card
-id) and the jokers (``play RJ`` 58, ``play BJ`` 59); ``suit C|D|H|S`` (52-55,
-after a wild); ``draw`` (56: draw until a playable card comes, also to hold
-back an Eight, a Joker or the King of Hearts); ``pass`` (57: the turn passes
-without a card, when nothing can be drawn or in the Guarantee Joker's mode);
-``target 0`` .. ``target 16`` (60-76: the player a Five makes draw or a Seven
-swaps with); ``bottom <card>`` (77-130, 77 + card id: the card put at the
-bottom of the pile for Four in a Row). In the Jack round ``play J?`` names
-the Jack that ends on top of the player's Jacks.
+What is pending is the agenda's frames (:mod:`eights.engines.table`), top
+last. Decisions: ``turn`` (a drop, a draw or a pass; its argument says
+whether it is a Ten's extra drop), ``suit`` (after a wild), ``five`` and
+``seven`` (a target), ``jacks`` (in the Jack round, which Jack ends on top;
+with the seats still to go), ``bottom`` (Four in a Row: the card to put
+under the pile; with the seats still to go). Effects, resolved when they
+reach the top: ``effect`` (a dropped card's effect, whether a Three cancels
+it, and the other Joker's player for the Guarantee Joker's combo),
+``four`` (a Four in a Row round starts), ``jack_round`` (the next seat of the
+round), ``next`` (whose turn comes, and whether it is an extra drop). The
+Guarantee Joker's mode is a standing frame, ``mode``, at the bottom of the
+agenda while it lasts. The view carries the agenda (every frame is public).
+
+Actions (131), declared as blocks: ``play <card>`` for the 52 standard cards
+(ids 0-51, the card id) and the jokers (``play RJ`` 58, ``play BJ`` 59);
+``suit C|D|H|S`` (52-55, after a wild); ``draw`` (56: draw until a playable
+card comes, also to hold back an Eight, a Joker or the King of Hearts);
+``pass`` (57: the turn passes without a card, when nothing can be drawn or in
+the Guarantee Joker's mode); ``target 0`` .. ``target 16`` (60-76: the player
+a Five makes draw or a Seven swaps with); ``bottom <card>`` (77-130, 77 + card
+id: the card put at the bottom of the pile for Four in a Row). In the Jack
+round ``play J?`` names the Jack that ends on top of the player's Jacks.
 """
 
 from __future__ import annotations
@@ -55,7 +68,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
-from typing import ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from ..cards import (
     BLACK_JOKER,
@@ -72,19 +85,19 @@ from ..cards import (
     card,
     card_text,
     hand_shown,
-    parse_cards,
 )
 from ..config import ConfigError, GameConfig, option
-from ._pile_v0 import (
-    DRAW,
-    NO_SEAT,
-    PASS,
-    SUIT_ACTION,
-    PileEngine,
-    PileState,
-    PileView,
-    pile_actions,
+from .blocks import ActionSpace, Block, cards, numbers
+from .fields import (
+    Encoding,
+    Flag,
+    OneHot,
+    Scaled,
+    Seat,
+    ViewField,
 )
+from .pile import NO_SEAT, PileEngine, PileState, pile_blocks, pile_fields
+from .table import Frame
 
 #: the most players any deck seats (the expanded deck's 104 cards, six each and a starter)
 MAX_PLAYERS = 17
@@ -94,22 +107,38 @@ SINGLE_DECK_SIZE = NUM_KINDS
 EXPANDED_DECK_SIZE = 2 * NUM_KINDS - 4
 
 # ------------------------------------------------------------------ actions
-JOKER_PLAY = PASS + 1                       # "play RJ" 58, "play BJ" 59
-TARGET = JOKER_PLAY + 2                     # "target 0" .. "target 16": 60..76
-BOTTOM = TARGET + MAX_PLAYERS               # "bottom <card>": 77 + card id
-NUM_ACTIONS = BOTTOM + NUM_KINDS            # 131
+ACTIONS = ActionSpace(
+    *pile_blocks(
+        play_when="a card matching the number (Six = Nine) or the suit to follow, an 8, the "
+                  "King of Hearts when it matches; in the Jack round, the Jack to end on top",
+        draw_when="hold back the wild cards (8, Joker, King of Hearts) you could play, or "
+                  "nothing fits: draw until something playable comes",
+        pass_when="the Guarantee Joker's mode, or nothing left to draw: the turn passes"),
+    Block("play_joker", "play {card}", cards((RED_JOKER, BLACK_JOKER)), when="a Joker, on "
+          "anything"),
+    Block("target", "target {seat}", numbers("seat", MAX_PLAYERS),
+          when="after a Five (any seat, yourself too) or a Seven (an opponent, or your ally)"),
+    Block("bottom", "bottom {card}", cards(range(NUM_KINDS)),
+          when="Four in a Row: the card of your hand you put under the pile"),
+)
+JOKER_PLAY = ACTIONS["play_joker"].start    # "play RJ" 58, "play BJ" 59
+TARGET = ACTIONS["target"].start            # "target 0" .. "target 16": 60..76
+BOTTOM = ACTIONS["bottom"].start            # "bottom <card>": 77 + card id
+NUM_ACTIONS = len(ACTIONS)                  # 131
 
 #: action id of "play <card>", by card id
-PLAY_ACTION: tuple[int, ...] = tuple(range(NUM_STANDARD)) + (JOKER_PLAY, JOKER_PLAY + 1)
+PLAY_ACTION: tuple[int, ...] = tuple(range(NUM_STANDARD)) + (
+    ACTIONS["play_joker"].id(RED_JOKER), ACTIONS["play_joker"].id(BLACK_JOKER))
 #: card id of a play action, by action id (-1 for actions that play no card)
 CARD_OF_ACTION: tuple[int, ...] = tuple(
-    list(range(NUM_STANDARD)) + [NO_CARD] * (JOKER_PLAY - NUM_STANDARD)
-    + [RED_JOKER, BLACK_JOKER] + [NO_CARD] * (NUM_ACTIONS - TARGET)
-)
+    args[0] if block.name in ("play", "play_joker") else NO_CARD
+    for block, args in (ACTIONS.decode(a) for a in range(NUM_ACTIONS)))
 
 # ------------------------------------------------------------------ phases
-PLAY, CHOOSE_SUIT, FIVE_TARGET, SEVEN_TARGET, JACK_ROUND, FOUR_IN_A_ROW = range(6)
-PHASES = ("play", "choose suit", "five target", "seven target", "jack round", "four in a row")
+#: decision frame kind -> the phase views show
+PHASE_OF = {"turn": "play", "suit": "choose suit", "five": "five target",
+            "seven": "seven target", "jacks": "jack round", "bottom": "four in a row"}
+PHASES = tuple(PHASE_OF.values())
 
 # ------------------------------------------------------------------ card tables
 #: the number a card matches by: Sixes and Nines are one number (6); jokers 0
@@ -157,7 +186,7 @@ _JACKS = frozenset({JACK})
 _knowledge_cache: list = [None, None]
 
 
-def seat_knowledge(view: PileView) -> SeatKnowledge:
+def seat_knowledge(view: Any) -> SeatKnowledge:
     """Read :class:`SeatKnowledge` from ``view``'s history (cached for the last view)."""
     if _knowledge_cache[0] is view:
         return _knowledge_cache[1]
@@ -285,84 +314,118 @@ class BabyEatingEightsConfig(GameConfig):
         return tuple(p % self.teams for p in range(n)) if self.teams else tuple(range(n))
 
 
+
 @dataclasses.dataclass(slots=True)
 class BabyEatingState(PileState):
-    actor: int = 0                  # whose turn it is (``current`` may act out of turn)
-    after: int = NO_SEAT            # who plays once the pending effect is over (-1: next seat)
-    extra: bool = False             # the actor drops again (a Ten)
-    effect: int = NO_CARD           # the card whose effect is still to happen
-    cancelled: bool = False         # that effect is cancelled by a Three
+    """The table, and the flags of the pile's top this variant's rules read."""
+
     three_live: bool = False        # the top card is a Three that cancels the next card's effect
     locked: bool = False            # the top Six/Nine went on a Three: no switching 6 <-> 9
     free: bool = False              # the top card is a wild starter: anything may be played
-    top_player: int = NO_SEAT       # who dropped the top card (-1: the starter)
-    combo_from: int = NO_SEAT       # the other Joker's player, while the combo is to happen
     run_number: int = -1            # the number of the cards in a row on top of the pile
     run_length: int = 0             # how many (since the last Four in a Row)
-    fours: int = 0                  # Four in a Row rounds still to start
-    four_seat: int = NO_SEAT        # who dropped the fourth card (places first)
-    bottom_left: int = 0            # seats still to place a card in this Four in a Row
-    bottom_seat: int = NO_SEAT      # the next of them
-    jack_left: int = 0              # seats still to drop their Jacks in the Jack round
-    jack_seat: int = NO_SEAT        # the next of them
-    victim: int = NO_SEAT           # the Guarantee Joker's mode is on this seat (-1: off)
     combo_used: bool = False        # the combo happened since the start or the last KH
     drew_lock: list[int] = dataclasses.field(default_factory=list)
 
+    @property
+    def victim(self) -> int:
+        """The seat the Guarantee Joker's mode is on (its standing frame), -1 when off."""
+        agenda = self.agenda
+        return agenda[0].seat if agenda and agenda[0].kind == "mode" else NO_SEAT
 
-@dataclasses.dataclass(slots=True)
-class BabyEatingView(PileView):
-    """A seat's view: :class:`PileView` plus this variant's public state.
-
-    ``pending_draw`` is always 0 (draws happen at once), ``drawn_card`` -1,
-    ``hand_number`` 0 and ``offender`` -1. ``current_player`` is who acts
-    now; ``actor`` is whose turn it is (they differ in the Jack round and
-    in Four in a Row).
-    """
-
-    actor: int
-    teams: tuple[int, ...]        # each seat's team (seat itself without teams)
-    guarantee_joker: int          # the Guarantee Joker's card id
-    guarantee_victim: int         # the seat the Guarantee Joker's mode is on, -1 when off
-    guarantee_spent: bool         # the combo happened since the start or the last KH
-    three_live: bool              # the next card's effect will be cancelled
-    locked: bool                  # the top Six/Nine may not be followed by a Nine/Six
-    free: bool                    # a wild starter: any card may be played
-    top_player: int               # who dropped the top card (-1: the starter)
-    combo_from: int               # the other Joker's player while the combo is pending
-    run_number: int               # the number on top (6 for Sixes and Nines), for Four in a Row
-    run_length: int               # cards of it in a row since the last Four in a Row
-    extra_drop: bool              # the actor drops again after a Ten
-    effect_card: int              # the card whose effect is still to happen (-1: none)
-    effect_cancelled: bool        # and a Three cancels it
-    after: int                    # who plays when the effect is over (-1: the next seat)
-    fours_owed: int               # Four in a Row rounds still to start
-    four_seat: int                # who places first in them
-    bottom_left: int              # seats still to place in this Four in a Row
-    bottom_seat: int
-    jack_left: int                # seats still to drop Jacks in this Jack round
-    jack_seat: int
-    drew_on_lock: tuple[int, ...]  # per seat: 1 if the top Six/Nine was locked at its draw
-
-    field_kinds: ClassVar[dict[str, str]] = {
-        **PileView.field_kinds,
-        "actor": "seat", "teams": "ints", "guarantee_joker": "card", "guarantee_victim": "seat",
-        "guarantee_spent": "bool", "three_live": "bool", "locked": "bool", "free": "bool",
-        "top_player": "seat", "combo_from": "seat", "run_number": "int", "run_length": "count",
-        "extra_drop": "bool", "effect_card": "card", "effect_cancelled": "bool", "after": "seat",
-        "fours_owed": "count", "four_seat": "seat", "bottom_left": "count",
-        "bottom_seat": "seat", "jack_left": "count", "jack_seat": "seat",
-        "drew_on_lock": "ints",
-    }
-    phase_names: ClassVar[tuple[str, ...]] = PHASES
+    @property
+    def actor(self) -> int:
+        """Whose turn it is: the seat of the topmost ``turn`` or ``next`` frame (who acts may
+        be another seat, in the Jack round or Four in a Row)."""
+        for frame in reversed(self.agenda):
+            if frame.kind == "turn" or frame.kind == "next":
+                return frame.seat
+        return NO_SEAT
 
 
-ACTIONS = pile_actions(
-    "play RJ", "play BJ",
-    *[f"target {k}" for k in range(MAX_PLAYERS)],
-    *[f"bottom {card_text(c)}" for c in range(NUM_KINDS)],
+def _top_frame(game: BabyEatingEightsGame, kinds: tuple[str, ...]) -> Frame | None:
+    for frame in reversed(game.state.agenda):
+        if frame.kind in kinds:
+            return frame
+    return None
+
+
+def _extra_drop(game: BabyEatingEightsGame, seat: int) -> bool:
+    frame = _top_frame(game, ("turn", "next"))
+    return bool(frame is not None and frame.args[-1])
+
+
+def _effect_frame(game: BabyEatingEightsGame) -> Frame | None:
+    return _top_frame(game, ("effect",))
+
+
+def _effect_card(game: BabyEatingEightsGame, seat: int) -> int:
+    frame = _effect_frame(game)
+    return NO_CARD if frame is None else frame.args[0]
+
+
+def _effect_cancelled(game: BabyEatingEightsGame, seat: int) -> bool:
+    frame = _effect_frame(game)
+    return bool(frame is not None and frame.args[1])
+
+
+class Allies(Encoding):
+    """1 for each other seat on the observer's team (the value: each seat's team)."""
+
+    def bind(self, config):
+        n = config.num_players
+
+        def write(out, off, value, seat):
+            mine = value[seat]
+            for k in range(1, n):
+                if value[(seat + k) % n] == mine:
+                    out[off + k - 1] = 1.0
+        return n - 1, write
+
+    def describe(self, config):
+        return "1 for each opponent on the observer's team, next seat first"
+
+
+def _deck_size(config: BabyEatingEightsConfig) -> int:
+    return config.deck_size
+
+
+_OWN_ENCODED = (
+    ViewField("three_live", "bool", "the next card's effect will be cancelled (a Three)",
+              lambda g, seat: g.state.three_live, Flag()),
+    ViewField("locked", "bool", "the top Six/Nine went on a Three: no switching to a Nine/Six",
+              lambda g, seat: g.state.locked, Flag()),
+    ViewField("free", "bool", "a wild starter: any card may be played",
+              lambda g, seat: g.state.free, Flag()),
+    ViewField("extra_drop", "bool", "the player whose turn it is drops again (a Ten)",
+              _extra_drop, Flag()),
+    ViewField("effect_cancelled", "bool", "a Three cancels the pending effect",
+              _effect_cancelled, Flag()),
+    ViewField("guarantee_spent", "bool", "the combo happened since the start or the last King "
+              "of Hearts", lambda g, seat: g.state.combo_used, Flag()),
+    ViewField("effect_card", "card", "the card whose effect is still to happen",
+              _effect_card, OneHot(NUM_KINDS), feature="effect"),
+    ViewField("run_length", "count", "cards of one number in a row on top, since the last Four "
+              "in a Row", lambda g, seat: g.state.run_length, Scaled(4)),
+    ViewField("run_number", "int", "that number (6 for Sixes and Nines; 0 a joker)",
+              lambda g, seat: g.state.run_number, Scaled(13)),
+    ViewField("teams", "ints", "each seat's team (the seat itself without teams)",
+              lambda g, seat: g.team_of, Allies(), feature="allies"),
+    ViewField("guarantee_victim", "seat", "the seat the Guarantee Joker's mode is on",
+              lambda g, seat: g.state.victim, Seat(), feature="victim"),
+    ViewField("actor", "seat", "whose turn it is (not who acts out of turn)",
+              lambda g, seat: g.state.actor, Seat()),
 )
-assert len(ACTIONS) == NUM_ACTIONS
+_OWN = (
+    ViewField("guarantee_joker", "card", "the Guarantee Joker's card",
+              lambda g, seat: g.guarantee),
+    ViewField("top_player", "seat", "who dropped the top card (-1: the starter)",
+              lambda g, seat: g.state.owners[0]),
+    ViewField("drew_on_lock", "ints", "per seat: 1 if the top Six/Nine was locked at its "
+              "last draw", lambda g, seat: tuple(g.state.drew_lock)),
+    ViewField("agenda", "frames", "what is pending, top last: decisions and effects (every "
+              "frame is public)", lambda g, seat: tuple(g.state.agenda)),
+)
 
 
 class BabyEatingEightsGame(PileEngine):
@@ -377,6 +440,16 @@ class BabyEatingEightsGame(PileEngine):
     #: every card left in hand counts one
     points_by_rank = (1,) * 13
     attack_ranks: ClassVar[dict[int, int]] = {1: 2, 2: 2, 10: 1, KING: 2, 0: 3}
+    phases = PHASE_OF
+    #: how each frame kind's arguments are written (for the protocol)
+    frame_args: ClassVar[dict[str, tuple[str, ...]]] = {
+        "turn": ("bool",), "suit": (), "five": (), "seven": (), "jacks": ("count",),
+        "bottom": ("count",), "effect": ("card", "bool", "seat"), "four": (),
+        "jack_round": ("count",), "next": ("seat", "bool"), "mode": (),
+    }
+    view_fields = pile_fields(
+        cards=NUM_KINDS, total_cards=_deck_size, score_scale=_deck_size, phases=PHASES,
+        match=False, own_encoded=_OWN_ENCODED, own=_OWN)
     event_texts: ClassVar[dict[str, str]] = {
         **PileEngine.event_texts,
         "deal": "The cards are dealt; {player} plays first.",
@@ -413,13 +486,17 @@ class BabyEatingEightsGame(PileEngine):
                first_player: int | None) -> None:
         cfg = self.config
         n = cfg.num_players
-        self.team_of = cfg.team_of()
+        self._team_of = cfg.team_of()
         self.guarantee = RED_JOKER if cfg.guarantee_joker == "RJ" else BLACK_JOKER
         self.other_joker = BLACK_JOKER + RED_JOKER - self.guarantee
         self.threshold = cfg.guarantee_cards_per_player * n
         self._targets = list(range(TARGET, TARGET + n))
         self._seven_targets = [[TARGET + t for t in range(n) if t != p] for p in range(n)]
         super()._begin(seed, deck, first_player)
+
+    @property
+    def team_of(self) -> tuple[int, ...]:
+        return self._team_of
 
     def full_deck(self) -> list[int]:
         return deck_cards(self.config.expanded)
@@ -437,36 +514,18 @@ class BabyEatingEightsGame(PileEngine):
         """The deck order that deals exactly ``hands`` (in seat order), turns up ``starter``
         and leaves ``stock`` (top first) on top of the draw pile, the rest below in id order.
         """
-        n = len(hands)
-        hand_cards = [parse_cards(h) for h in hands]
-        size = len(hand_cards[0])
-        if any(len(h) != size for h in hand_cards):
-            raise ConfigError("stacked_deck: every hand must have the same size")
-        top = starter if isinstance(starter, int) else parse_cards([starter])[0]
-        order: list[int] = []
-        for i in range(size):
-            for k in range(n):
-                order.append(hand_cards[(first_player + k) % n][i])
-        order.append(top)
-        order += parse_cards(stock)
-        rest = deck_cards(expanded)
-        for c in order:
-            if c not in rest:
-                raise ConfigError(f"stacked_deck: too many copies of {card_text(c)}")
-            rest.remove(c)
-        return order + rest
+        return cls._stack(hands, starter, stock, deck_cards(expanded), first_player)
 
-    def _start(self) -> None:
+    def _new_state(self, first: int) -> BabyEatingState:
+        s = super()._new_state(first)
+        s.drew_lock = [0] * self.num_players
+        return s
+
+    def _deal(self, first: int) -> None:
+        """Six cards each from ``first``, the starter turned up; a wild starter lets anything
+        be played on it."""
+        s = self.state
         n = self.num_players
-        first = self.first_player_option
-        if first is None:
-            first = self.rng.randrange(n)
-        s = self.state = BabyEatingState(
-            hands=[[] for _ in range(n)], stock=[], discard=[], discard_counts=[0] * NUM_KINDS,
-            top=NO_CARD, suit=-1, current=first, direction=1, phase=PLAY, drawn=NO_CARD,
-            pending=0, scores=[0] * n, hand_number=0, first=first, stuck=0,
-            drew_suit=[-1] * n, drew_rank=[-1] * n, drew_lock=[0] * n, actor=first,
-        )
         deck = self._new_deck()
         pos = 0
         for _ in range(self.config.hand_size):
@@ -474,9 +533,9 @@ class BabyEatingEightsGame(PileEngine):
                 s.hands[(first + k) % n].append(deck[pos])
                 pos += 1
         s.stock = deck[pos:][::-1]
+        s.agenda = [Frame("turn", first, (False,))]
         self._log.append(("deal", first, NO_CARD, 0))
-        c = s.stock.pop()
-        self._put_on_pile(c)
+        c = self.move(("stock",), ("pile", 0))
         self._log.append(("starter", -1, c, -1))
         s.free = WILD[c]
         s.run_number = self._number(c)
@@ -489,237 +548,182 @@ class BabyEatingEightsGame(PileEngine):
     def playable(self, c: int) -> bool:
         """Whether ``c`` may go on the pile now (suit, number, a wild, or a wild starter)."""
         s = self.state
-        if WILD[c] or s.free or SUIT[c] == s.suit:
+        if WILD[c] or s.free or SUIT[c] == s.suits[0]:
             return True
         if s.locked:
-            return RANK[c] == RANK[s.top]
-        return NUMBER[c] == NUMBER[s.top]
+            return RANK[c] == RANK[s.piles[0][-1]]
+        return NUMBER[c] == NUMBER[s.piles[0][-1]]
 
-    def _decline_action(self) -> int:
+    def _decline_action(self, extra: bool) -> int:
         """``draw`` while drawing is the rule and possible, else ``pass``."""
         s = self.state
-        if s.victim >= 0 or (s.extra and not self.config.ten_again_draws) or not (
-                s.stock or len(s.discard) > 1):
-            return PASS
-        return DRAW
+        if s.victim >= 0 or (extra and not self.config.ten_again_draws) or not (
+                s.stock or len(s.piles[0]) > 1):
+            return self.PASS
+        return self.DRAW
 
-    # ---------------------------------------------------------------- legal
-    def _legal(self) -> list[int]:
+    # ------------------------------------------------------------ turn
+    def turn_legal(self, frame: Frame) -> list[int]:
+        """Every card that fits (a player who can play must, wild cards aside), the jokers,
+        and ``draw`` or ``pass`` when nothing must be played."""
         s = self.state
-        phase = s.phase
-        if phase == PLAY:
-            hand = s.hands[s.current]
-            suit, free = s.suit, s.free
-            table = RANK if s.locked else NUMBER
-            key = table[s.top]
-            out: list[int] = []
-            jokers: list[int] = []
-            must = False
-            for c in hand:
-                if c >= NUM_STANDARD:
-                    if PLAY_ACTION[c] not in jokers:
-                        jokers.append(PLAY_ACTION[c])
-                elif free or SUIT[c] == suit or table[c] == key or RANK[c] == 8:
-                    if c not in out:
-                        out.append(c)
-                    if not EXEMPT[c]:
-                        must = True
-            out.sort()
-            if not must:
-                out.append(self._decline_action())
-            if jokers:
-                jokers.sort()
-                out += jokers
-            return out
-        if phase == CHOOSE_SUIT:
-            return [SUIT_ACTION, SUIT_ACTION + 1, SUIT_ACTION + 2, SUIT_ACTION + 3]
-        if phase == FIVE_TARGET:
-            return self._targets[:]
-        if phase == SEVEN_TARGET:
-            return self._seven_targets[s.current][:]
-        if phase == JACK_ROUND:
-            out = []
-            for c in s.hands[s.current]:
-                if RANK[c] == JACK and c not in out:
+        suit, free = s.suits[0], s.free
+        table = RANK if s.locked else NUMBER
+        key = table[s.piles[0][-1]]
+        out: list[int] = []
+        jokers: list[int] = []
+        must = False
+        for c in s.hands[frame.seat]:
+            if c >= NUM_STANDARD:
+                if PLAY_ACTION[c] not in jokers:
+                    jokers.append(PLAY_ACTION[c])
+            elif free or SUIT[c] == suit or table[c] == key or RANK[c] == 8:
+                if c not in out:
                     out.append(c)
-            out.sort()
-            return out
-        # FOUR_IN_A_ROW
-        return [BOTTOM + c for c in sorted(set(s.hands[s.current]))]
+                if not EXEMPT[c]:
+                    must = True
+        out.sort()
+        if not must:
+            out.append(self._decline_action(frame.args[0]))
+        if jokers:
+            jokers.sort()
+            out += jokers
+        return out
 
-    # ---------------------------------------------------------------- apply
-    def _apply(self, a: int) -> None:
-        s = self.state
-        p = s.current
-        phase = s.phase
-        if phase == PLAY:
-            if a == DRAW:
-                self._draw_until_playable(p)
-            elif a == PASS:
-                self._pass(p)
-            else:
-                self._drop(p, CARD_OF_ACTION[a])
-        elif phase == CHOOSE_SUIT:
-            self._choose_suit(p, a - SUIT_ACTION)
-            self._proceed()
-        elif phase == FIVE_TARGET:
-            t = a - TARGET
-            self._log.append(("five", p, NO_CARD, t))
-            self._force_draw(t, 1)
-            if not self.terminated:
-                self._proceed()
-        elif phase == SEVEN_TARGET:
-            self._swap(p, a - TARGET)
-            self._proceed()
-        elif phase == JACK_ROUND:
-            self._drop_jacks(p, a)
+    def turn_apply(self, frame: Frame, a: int) -> None:
+        p = frame.seat
+        if a == self.DRAW:
+            self._draw_until_playable(p)
+            self.state.agenda.append(frame)  # still their turn: now a card fits
+        elif a == self.PASS:
+            self._pass(p)
         else:
-            self._bottom(p, a - BOTTOM)
+            self._drop(p, CARD_OF_ACTION[a])
 
     def _drop(self, p: int, c: int) -> None:
-        """``p`` drops ``c`` on the pile in their turn; its suit choice and effect follow."""
+        """``p`` drops ``c`` on the pile in their turn. Then, in order: its suit is named (a
+        wild), Four in a Row rounds it completed, its effect, and the next turn."""
         s = self.state
         cancelled = s.three_live
-        prev_top, prev_player = s.top, s.top_player
-        hand = s.hands[p]
-        hand.remove(c)
-        self._put_on_pile(c)
-        self._log.append(("play", p, c, -1))
-        s.top_player = p
+        prev_top, prev_player = s.piles[0][-1], s.owners[0]
+        self.move(("hand", p), ("pile", 0), c, "play", p)
+        s.owners[0] = p
         s.stuck = 0
-        s.extra = s.free = False
+        s.free = False
         s.drew_suit[p] = s.drew_rank[p] = -1
         s.drew_lock[p] = 0
         s.locked = cancelled and NUMBER[c] == 6
         s.three_live = RANK[c] == 3 and not cancelled
-        s.combo_from = (prev_player if c == self.guarantee and prev_top == self.other_joker
-                        and prev_player >= 0 and prev_player != p else NO_SEAT)
-        self._count_run(p, c)
+        combo_from = (prev_player if c == self.guarantee and prev_top == self.other_joker
+                      and prev_player >= 0 and prev_player != p else NO_SEAT)
+        fours = self._count_run(c)
         if s.victim >= 0:
             self._check_mode_end()
-        if not hand:
+        if not s.hands[p]:
             self._go_out(p)
             return
-        s.effect, s.cancelled = c, cancelled
+        self.push("next", p, NO_SEAT, False)
+        self.push("effect", p, c, cancelled, combo_from)
+        for _ in range(fours):
+            self.push("four", p)
         if WILD[c]:
-            s.phase = CHOOSE_SUIT
-            return
-        self._proceed()
+            self.push("suit", p)
 
-    def _count_run(self, p: int, c: int) -> None:
-        """Four in a Row: count cards of one number in a row; the fourth owes a round."""
+    def _count_run(self, c: int) -> int:
+        """Four in a Row: count cards of one number in a row; 1 when ``c`` is the fourth."""
         s = self.state
         number = self._number(c)
         if number == s.run_number:
             s.run_length += 1
             if s.run_length >= 4:
                 s.run_length = 0
-                s.fours += 1
-                s.four_seat = p
+                return 1
         else:
             s.run_number = number
             s.run_length = 1
+        return 0
 
-    def _proceed(self) -> None:
-        """Resolve what is pending until someone must decide: Four in a Row rounds, the
-        Jack round, the dropped card's effect, then the next turn."""
-        s = self.state
-        n = self.num_players
-        while True:
-            if s.bottom_left:
-                s.current = s.bottom_seat
-                s.phase = FOUR_IN_A_ROW
-                return
-            if s.fours:
-                s.fours -= 1
-                s.bottom_left = n
-                s.bottom_seat = s.four_seat
-                self._log.append(("four_in_a_row", s.four_seat, NO_CARD, s.run_number))
-                continue
-            if s.jack_left:
-                seat = s.jack_seat
-                for c in s.hands[seat]:
-                    if RANK[c] == JACK:
-                        s.current = seat
-                        s.phase = JACK_ROUND
-                        return
-                self._log.append(("no_jacks", seat, NO_CARD, -1))
-                s.jack_left -= 1
-                s.jack_seat = self.next_seat(seat)
-                if not s.jack_left:
-                    self._log.append(("jack_round_over", -1, s.top, -1))
-                continue
-            if s.effect >= 0:
-                c = s.effect
-                s.effect = NO_CARD
-                cancelled, s.cancelled = s.cancelled, False
-                if cancelled and (c != KING_OF_HEARTS
-                                  or self.config.three_cancels_king_of_hearts):
-                    if NUMBER[c] == 6:
-                        self._log.append(("locked", s.actor, c, -1))
-                    elif HAS_EFFECT[c]:
-                        self._log.append(("cancelled", s.actor, c, -1))
-                elif self._effect(s.actor, c):
-                    return
-                if self.terminated:
-                    return
-                continue
-            nxt = s.after if s.after >= 0 else self.next_seat(s.actor)
-            s.after = NO_SEAT
-            s.actor = s.current = nxt
-            s.phase = PLAY
+    # ------------------------------------------------------------ suit, five, seven
+    def suit_legal(self, frame: Frame) -> list[int]:
+        return list(self.SUIT_IDS)
+
+    def suit_apply(self, frame: Frame, a: int) -> None:
+        self._choose_suit(frame.seat, self.SUIT_IDS.index(a))
+
+    def five_legal(self, frame: Frame) -> list[int]:
+        return self._targets[:]
+
+    def five_apply(self, frame: Frame, a: int) -> None:
+        t = a - TARGET
+        self._log.append(("five", frame.seat, NO_CARD, t))
+        self._force_draw(t, 1)
+
+    def seven_legal(self, frame: Frame) -> list[int]:
+        return self._seven_targets[frame.seat][:]
+
+    def seven_apply(self, frame: Frame, a: int) -> None:
+        self._swap(frame.seat, a - TARGET)
+
+    # ------------------------------------------------------------ effects
+    def effect_resolve(self, frame: Frame) -> None:
+        """A dropped card's effect, unless a Three cancels it (a Six or Nine on a Three is
+        locked instead)."""
+        p, (c, cancelled, combo_from) = frame.seat, frame.args
+        if cancelled and (c != KING_OF_HEARTS or self.config.three_cancels_king_of_hearts):
+            if NUMBER[c] == 6:
+                self._log.append(("locked", p, c, -1))
+            elif HAS_EFFECT[c]:
+                self._log.append(("cancelled", p, c, -1))
             return
+        self._effect(p, c, combo_from)
 
-    def _effect(self, p: int, c: int) -> bool:
-        """Apply ``p``'s card ``c``; True when ``p`` must now decide a Five's or Seven's target."""
-        s = self.state
+    def _set_next(self, after: int, extra: bool = False) -> None:
+        """Who plays once this turn's pending work is done (the ``next`` frame below)."""
+        agenda = self.state.agenda
+        frame = agenda[-1]
+        agenda[-1] = Frame("next", frame.seat, (after, extra))
+
+    def _effect(self, p: int, c: int, combo_from: int) -> None:
+        """Apply ``p``'s card ``c``: it may push a decision (a Five's or Seven's target) or a
+        Jack round, or change who plays next."""
         if c >= NUM_STANDARD:
-            q = s.combo_from
-            s.combo_from = NO_SEAT
-            if q >= 0 and not s.combo_used:
-                self._combo(q)
+            if combo_from >= 0 and not self.state.combo_used:
+                self._combo(combo_from)
                 if self.config.combo_replaces_draw_four:
-                    return False
+                    return
             self._force_draw(self.next_seat(p), 4)
-            return False
+            return
         rank = RANK[c]
         if rank == 1:
             self._force_draw(self.next_seat(p), 4 if c == ACE_OF_SPADES else 2)
         elif rank == 2:
             self._log.append(("skip", self.next_seat(p), NO_CARD, -1))
-            s.after = self.next_seat(p, 2)
+            self._set_next(self.next_seat(p, 2))
         elif rank == 4:
+            s = self.state
             s.direction = -s.direction
             self._log.append(("reverse", p, NO_CARD, s.direction))
         elif rank == 5:
-            s.current = p
-            s.phase = FIVE_TARGET
-            return True
+            self.push("five", p)
         elif rank == 7:
-            s.current = p
-            s.phase = SEVEN_TARGET
-            return True
+            self.push("seven", p)
         elif rank == 10:
             self._force_draw(self.next_seat(p), 1)
             if self.terminated:  # the draw emptied the Guarantee Joker's affected hand
-                return False
-            s.after = p
-            s.extra = True
+                return
+            self._set_next(p, extra=True)
             self._log.append(("again", p, NO_CARD, -1))
         elif rank == QUEEN:
-            s.jack_left = self.num_players
-            s.jack_seat = self.next_seat(p)
             self._log.append(("jack_round", p, NO_CARD, -1))
+            self.push("jack_round", self.next_seat(p), self.num_players)
         elif rank == KING:
             if c == KING_OF_HEARTS:
                 self._redeal(p)
             else:
                 self._skip_for_king(p)
-        return False
 
     def _skip_for_king(self, p: int) -> None:
         """The next two seats are skipped; in team play, play goes straight to the next ally."""
-        s = self.state
         team = self.team_of
         if self.config.teams:
             k = 1
@@ -731,7 +735,12 @@ class BabyEatingEightsGame(PileEngine):
             k = 3
         for j in range(1, k):
             self._log.append(("skip", self.next_seat(p, j), NO_CARD, -1))
-        s.after = self.next_seat(p, k)
+        self._set_next(self.next_seat(p, k))
+
+    def next_resolve(self, frame: Frame) -> None:
+        """The turn passes: to the seat an effect named, else the next one."""
+        after, extra = frame.args
+        self.push("turn", after if after >= 0 else self.next_seat(frame.seat), extra)
 
     # ------------------------------------------------------------ draws and swaps
     def _draw_until_playable(self, p: int) -> None:
@@ -748,8 +757,8 @@ class BabyEatingEightsGame(PileEngine):
 
     def _note_draw(self, seat: int) -> None:
         s = self.state
-        s.drew_suit[seat] = s.suit
-        s.drew_rank[seat] = RANK[s.top] or -1  # a Joker on top: no number
+        s.drew_suit[seat] = s.suits[0]
+        s.drew_rank[seat] = RANK[s.piles[0][-1]] or -1  # a Joker on top: no number
         s.drew_lock[seat] = int(s.locked)
 
     def _forget_draw(self, seat: int) -> None:
@@ -803,68 +812,92 @@ class BabyEatingEightsGame(PileEngine):
         """The turn passes without a card (skipped in the Guarantee Joker's mode, or nothing
         left to draw). A whole round of it ends the mode."""
         s = self.state
-        n = self.num_players
         self._log.append(("pass", p, NO_CARD, -1))
         self._note_draw(p)
-        s.extra = False
         s.stuck += 1
-        if s.stuck >= n and s.victim >= 0:
+        if s.stuck >= self.num_players and s.victim >= 0:
             # Outside the mode a pass needs both piles spent, so every card of the suit to
             # follow is in some hand and its holder must drop it: only the mode can stick.
             s.stuck = 0
             self._log.append(("stuck", -1, NO_CARD, -1))
             self._end_mode()
-        s.actor = s.current = self.next_seat(p)
-        s.phase = PLAY
+        self.push("turn", self.next_seat(p), False)
 
     # ------------------------------------------------------------ the Queen's Jack round
-    def _drop_jacks(self, seat: int, top_jack: int) -> None:
+    def jack_round_resolve(self, frame: Frame) -> None:
+        """The round reaches ``frame.seat``: it drops its Jacks (a decision: which ends on
+        top), or has none and the round moves on."""
+        seat, (left,) = frame.seat, frame.args
+        for c in self.state.hands[seat]:
+            if RANK[c] == JACK:
+                self.push("jacks", seat, left)
+                return
+        self._log.append(("no_jacks", seat, NO_CARD, -1))
+        self._jack_round_on(seat, left - 1)
+
+    def _jack_round_on(self, seat: int, left: int) -> None:
+        if left:
+            self.push("jack_round", self.next_seat(seat), left)
+        else:
+            self._log.append(("jack_round_over", -1, self.state.piles[0][-1], -1))
+
+    def jacks_legal(self, frame: Frame) -> list[int]:
+        out = []
+        for c in self.state.hands[frame.seat]:
+            if RANK[c] == JACK and c not in out:
+                out.append(c)
+        out.sort()
+        return out
+
+    def jacks_apply(self, frame: Frame, top_jack: int) -> None:
         """``seat`` drops all their Jacks, ``top_jack`` last (on top)."""
         s = self.state
+        seat, (left,) = frame.seat, frame.args
         hand = s.hands[seat]
         jacks = sorted(c for c in hand if RANK[c] == JACK)
         jacks.remove(top_jack)
         jacks.append(top_jack)
+        fours = 0
         for c in jacks:
-            hand.remove(c)
-            self._put_on_pile(c)
-            self._log.append(("play", seat, c, -1))
-            self._count_run(seat, c)
-        s.top_player = seat
+            self.move(("hand", seat), ("pile", 0), c, "play", seat)
+            fours += self._count_run(c)
+        s.owners[0] = seat
         s.three_live = s.locked = s.free = False
         s.stuck = 0
         s.drew_suit[seat] = s.drew_rank[seat] = -1
         s.drew_lock[seat] = 0
         if s.victim >= 0:
             self._check_mode_end()
-        s.jack_left -= 1
-        s.jack_seat = self.next_seat(seat)
         if not hand:
             self._go_out(seat)
             return
-        if not s.jack_left:
-            self._log.append(("jack_round_over", -1, s.top, -1))
-        self._proceed()
+        self._jack_round_on(seat, left - 1)
+        for _ in range(fours):
+            self.push("four", seat)
 
     # ------------------------------------------------------------ Four in a Row
-    def _bottom(self, seat: int, c: int) -> None:
+    def four_resolve(self, frame: Frame) -> None:
+        self._log.append(("four_in_a_row", frame.seat, NO_CARD, self.state.run_number))
+        self.push("bottom", frame.seat, self.num_players)
+
+    def bottom_legal(self, frame: Frame) -> list[int]:
+        return [BOTTOM + c for c in sorted(set(self.state.hands[frame.seat]))]
+
+    def bottom_apply(self, frame: Frame, a: int) -> None:
         s = self.state
-        s.hands[seat].remove(c)
-        s.discard.insert(0, c)
-        s.discard_counts[c] += 1
-        self._log.append(("bottom", seat, c, -1))
-        s.bottom_left -= 1
-        s.bottom_seat = self.next_seat(seat)
+        seat, (left,) = frame.seat, frame.args
+        self.move(("hand", seat), ("under", 0), a - BOTTOM, "bottom", seat)
+        left -= 1
         if s.victim >= 0:
             self._check_mode_end()
-        if not s.bottom_left:
-            out = [q for q in range(self.num_players) if not s.hands[q]]
-            if out:
-                for q in out:
-                    self._log.append(("out", q, NO_CARD, -1))
-                self._finish(out)
-                return
-        self._proceed()
+        if left:
+            self.push("bottom", self.next_seat(seat), left)
+            return
+        out = [q for q in range(self.num_players) if not s.hands[q]]
+        if out:
+            for q in out:
+                self._log.append(("out", q, NO_CARD, -1))
+            self._finish(out)
 
     # ------------------------------------------------------------ King of Hearts
     def _redeal(self, p: int) -> None:
@@ -873,7 +906,8 @@ class BabyEatingEightsGame(PileEngine):
         s = self.state
         n = self.num_players
         size = self.config.hand_size
-        pool = s.stock + s.discard[:-1]
+        top = s.piles[0][-1]
+        pool = s.stock + s.piles[0][:-1]
         for hand in s.hands:
             pool += hand
         self.rng.shuffle(pool)
@@ -885,45 +919,41 @@ class BabyEatingEightsGame(PileEngine):
                 pos += 1
         s.hands = hands
         s.stock = pool[pos:]
-        s.discard = [s.top]
-        s.discard_counts = [0] * NUM_KINDS
-        s.discard_counts[s.top] = 1
+        self.set_pile(0, [top])
         # the run is untouched: the redeal puts no card on the pile, so the King stays counted
         # once (a run it completed starts again from the next card) and the next King continues
         # a run it is part of
         s.drew_suit = [-1] * n
         s.drew_rank = [-1] * n
         s.drew_lock = [0] * n
-        self._log.append(("redeal", p, s.top, size))
+        self._log.append(("redeal", p, top, size))
         if s.victim >= 0:
             self._end_mode()
         s.combo_used = False
 
     # ------------------------------------------------------------ the Guarantee Joker
     def _combo(self, q: int) -> None:
-        """The Guarantee Joker on the other Joker: ``q`` draws the entire draw pile."""
+        """The Guarantee Joker on the other Joker: ``q`` draws the entire draw pile; the mode
+        starts (a standing frame under the agenda) while the piles hold few cards."""
         s = self.state
         s.combo_used = True
         self._log.append(("guarantee", q, NO_CARD, len(s.stock)))
-        hand = s.hands[q]
         while s.stock:
-            c = s.stock.pop()
-            hand.append(c)
-            self._log.append(("draw", q, c, -1))
+            self.move(("stock",), ("hand", q), event="draw", player=q)
         self._forget_draw(q)
-        if len(s.discard) < self.threshold:
-            s.victim = q
+        if len(s.piles[0]) < self.threshold:
+            s.agenda.insert(0, Frame("mode", q))
             self._log.append(("guarantee_mode", q, NO_CARD, self.threshold))
 
     def _check_mode_end(self) -> None:
         s = self.state
-        if len(s.stock) + len(s.discard) >= self.threshold:
+        if len(s.stock) + len(s.piles[0]) >= self.threshold:
             self._end_mode()
 
     def _end_mode(self) -> None:
         s = self.state
-        self._log.append(("guarantee_over", s.victim, NO_CARD, len(s.stock) + len(s.discard)))
-        s.victim = NO_SEAT
+        self._log.append(("guarantee_over", s.victim, NO_CARD, len(s.stock) + len(s.piles[0])))
+        del s.agenda[0]
 
     # ------------------------------------------------------------ the end
     def _team(self, p: int) -> list[int]:
@@ -966,57 +996,28 @@ class BabyEatingEightsGame(PileEngine):
         mean = sum(scores) / len(scores)
         return [(mean - x) / self.config.hand_size for x in scores]
 
-    # ------------------------------------------------------------ views
-    def view(self, seat: int) -> BabyEatingView:
-        if not 0 <= seat < self.num_players:
-            raise ValueError(
-                f"seat {seat!r} is not at this table: seats are 0..{self.num_players - 1}")
-        s = self.state
-        over = self.terminated or self.truncated
-        to_act = seat == s.current and not over
-        hand = s.hands[seat][:]
-        hand.sort()  # ids are in display order (cards.sort_key)
-        return BabyEatingView(
-            self.variant, self.config, seat, -1 if over else s.current, tuple(hand),
-            tuple(map(len, s.hands)), tuple(s.scores),
-            tuple(self._legal_now) if to_act else (), self.turn, over,
-            self._history(seat),
-            s.top, s.suit, s.direction, len(s.stock), tuple(s.discard_counts), 0,
-            PHASES[s.phase], NO_CARD, 0, NO_SEAT, s.first, s.stuck, tuple(s.drew_suit),
-            tuple(s.drew_rank),
-            s.actor, self.team_of, self.guarantee, s.victim, s.combo_used, s.three_live,
-            s.locked, s.free, s.top_player, s.combo_from, s.run_number, s.run_length, s.extra,
-            s.effect, s.cancelled, s.after, s.fours, s.four_seat, s.bottom_left, s.bottom_seat,
-            s.jack_left, s.jack_seat, tuple(s.drew_lock),
-        )
-
     # ------------------------------------------------------------ determinization
-    def _state_from_view(self, view: BabyEatingView, rng: random.Random) -> BabyEatingState:
-        hands, stock = self._deal_hidden(view, rng)
-        return BabyEatingState(
-            hands=hands, stock=stock, discard=self._discard_from_view(view),
-            discard_counts=list(view.discard_counts), top=view.top, suit=view.active_suit,
-            current=view.current_player, direction=view.direction,
-            phase=PHASES.index(view.phase), drawn=NO_CARD, pending=0, scores=list(view.scores),
-            hand_number=0, first=view.first_player, stuck=view.stuck, offender=NO_SEAT,
-            drew_suit=list(view.drew_on_suit), drew_rank=list(view.drew_on_rank),
-            actor=view.actor, after=view.after, extra=view.extra_drop, effect=view.effect_card,
-            cancelled=view.effect_cancelled, three_live=view.three_live, locked=view.locked,
-            free=view.free, top_player=view.top_player, combo_from=view.combo_from,
-            run_number=view.run_number, run_length=view.run_length, fours=view.fours_owed,
-            four_seat=view.four_seat, bottom_left=view.bottom_left, bottom_seat=view.bottom_seat,
-            jack_left=view.jack_left, jack_seat=view.jack_seat, victim=view.guarantee_victim,
-            combo_used=view.guarantee_spent, drew_lock=list(view.drew_on_lock),
-        )
+    def _state_from_view(self, view: Any, rng: random.Random) -> BabyEatingState:
+        s = super()._state_from_view(view, rng)
+        s.drew_lock = list(view.drew_on_lock)
+        s.three_live, s.locked, s.free = view.three_live, view.locked, view.free
+        s.owners[0] = view.top_player
+        s.run_number, s.run_length = view.run_number, view.run_length
+        s.combo_used = view.guarantee_spent
+        return s
 
-    def _known_hands(self, view: BabyEatingView
+    def _agenda_from_view(self, view: Any) -> list[Frame]:
+        """Every frame is public: the view's agenda is the position's."""
+        return list(view.agenda)
+
+    def _known_hands(self, view: Any
                      ) -> tuple[Sequence[tuple[int, int]], dict[int, frozenset[int]]]:
         """Cards the seat gave away stay where they went; emptied of Jacks, no Jack
         (:func:`seat_knowledge`)."""
         known = seat_knowledge(view)
         return known.placed, dict.fromkeys(known.jackless, _JACKS)
 
-    def _respect_draws(self, view: BabyEatingView, rng: random.Random) -> None:
+    def _respect_draws(self, view: Any, rng: random.Random) -> None:
         """Swap out of each opponent's hand the cards it had to play when it drew or passed.
 
         While an opponent's record stands (it drew or passed, and has neither dropped a
@@ -1040,18 +1041,19 @@ class BabyEatingEightsGame(PileEngine):
                     i = free.pop()
                     hand[k], stock[i] = stock[i], c
 
-    def _fill_hidden_fields(self, view: BabyEatingView, rng: random.Random) -> None:
+    def _fill_hidden_fields(self, view: Any, rng: random.Random) -> None:
         """A seat asked to order its Jacks holds a Jack: swap one in from hidden cards."""
         s = self.state
-        if s.phase != JACK_ROUND or s.current == view.seat:
+        frame = s.agenda[-1]
+        if frame.kind != "jacks" or frame.seat == view.seat:
             return
-        hand = s.hands[s.current]
+        hand = s.hands[frame.seat]
         if any(RANK[c] == JACK for c in hand):
             return
         places = [s.stock] + [s.hands[q] for q in range(self.num_players)
-                              if q not in (view.seat, s.current)]
+                              if q not in (view.seat, frame.seat)]
         found = [(pile, i) for pile in places for i, c in enumerate(pile) if RANK[c] == JACK]
-        placed = {c for c, q in seat_knowledge(view).placed if q == s.current}
+        placed = {c for c, q in seat_knowledge(view).placed if q == frame.seat}
         spare = [k for k, c in enumerate(hand) if c not in placed]
         if found and spare:
             pile, i = found[rng.randrange(len(found))]
@@ -1076,9 +1078,10 @@ class BabyEatingEightsGame(PileEngine):
         lines.append(f"guarantee joker {gj}{' (spent)' if s.combo_used else ''}{mode}  "
                      f"run {s.run_length}x{s.run_number}")
         if not self.game_over:
-            lines.append(f"phase {PHASES[s.phase]}  turn of player {s.actor}"
-                         + (f"  (player {s.current} acts)" if s.current != s.actor else "")
-                         + ("  drops again" if s.extra else ""))
+            current = self.current_player
+            lines.append(f"phase {self.phases[s.agenda[-1].kind]}  turn of player {s.actor}"
+                         + (f"  (player {current} acts)" if current != s.actor else "")
+                         + ("  drops again" if _extra_drop(self, -1) else ""))
         for p in range(self.num_players):
             mark = ">" if p == self.current_player else " "
             cards = sorted(s.hands[p])
@@ -1091,3 +1094,7 @@ class BabyEatingEightsGame(PileEngine):
         elif seat is None or seat == self.current_player:
             lines.append("legal: " + ", ".join(self.legal_texts()))
         return "\n".join(lines)
+
+
+#: the view class made from the declared fields (the name the rest of the package uses)
+BabyEatingView = BabyEatingEightsGame.View

@@ -384,6 +384,9 @@ def value_text(kind: str, value: Any) -> str:
         return f"[{cards_text(c for c, k in enumerate(value) for _ in range(k))}]"
     if kind == "seat_suits":
         return "(" + ", ".join(SUITS[x] if x >= 0 else "-" for x in value) + ")"
+    if kind == "frames":
+        return "[" + " ".join(f"{k}@{seat}" + (f"({','.join(map(str, args))})" if args else "")
+                              for k, seat, args in value) + "]"
     if kind == "seat_ranks":
         return "(" + ", ".join(RANK_TEXT[x - 1] if x >= 1 else "-" for x in value) + ")"
     return str(value)

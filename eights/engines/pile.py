@@ -118,8 +118,12 @@ class PileState(TableState):
 
 # ------------------------------------------------------------------ shared view fields
 def _phase(engine: PileEngine, seat: int) -> str:
-    agenda = engine.state.agenda
-    return engine.phases[agenda[-1].kind if agenda else engine.idle_frame]
+    """The phase of the topmost decision on the agenda (the idle one once nothing is)."""
+    phases = engine.phases
+    for frame in reversed(engine.state.agenda):
+        if frame.kind in phases:
+            return phases[frame.kind]
+    return phases[engine.idle_frame]
 
 
 def _decks(config: GameConfig) -> int:
@@ -128,15 +132,16 @@ def _decks(config: GameConfig) -> int:
 
 
 def pile_fields(*, cards: int, total_cards: Any, score_scale: Any, phases: Sequence[str],
-                own: Sequence[ViewField] = (), own_encoded: Sequence[ViewField] = ()
-                ) -> tuple[ViewField, ...]:
+                own: Sequence[ViewField] = (), own_encoded: Sequence[ViewField] = (),
+                match: bool = True) -> tuple[ViewField, ...]:
     """The view fields of a pile variant, in view and observation order.
 
     ``own`` are the variant's extra fields after the shared public ones (read
     by the protocol and determinization); ``own_encoded`` its extra encoded
     features, placed before the per-seat parts. ``cards`` is how many card ids
     the encodings span, ``total_cards`` (a number or a function of the config)
-    scales hand and stock sizes, ``score_scale`` the scores.
+    scales hand and stock sizes, ``score_scale`` the scores. ``match``: the
+    variant plays hands in a match (its views count them).
     """
     return (
         core("hand", CardList(cards, _decks), "copies of each card in the observer's hand"),
@@ -159,8 +164,8 @@ def pile_fields(*, cards: int, total_cards: Any, score_scale: Any, phases: Seque
                   lambda g, seat: tuple(g.state.pile_counts[0]), CardCounts(cards, _decks),
                   feature="discards"),
         core("scores", PerSeat(Scaled(score_scale)), "match scores"),
-        ViewField("hand_number", "count", "hands played before this one in the match",
-                  lambda g, seat: g.state.hand_number),
+        *([ViewField("hand_number", "count", "hands played before this one in the match",
+                     lambda g, seat: g.state.hand_number)] if match else []),
         ViewField("first_player", "seat", "who played first this hand (the next hand of a "
                   "match starts after them)", lambda g, seat: g.state.first),
         ViewField("stuck", "count", "consecutive turns in which no card could move",
@@ -508,7 +513,7 @@ class PileEngine(TableEngine):
         s.suits[0] = view.active_suit
         s.pending[0] = getattr(view, "pending_draw", 0)
         s.direction, s.scores = view.direction, list(view.scores)
-        s.hand_number, s.stuck = view.hand_number, view.stuck
+        s.hand_number, s.stuck = getattr(view, "hand_number", 0), view.stuck
         s.drew_suit, s.drew_rank = list(view.drew_on_suit), list(view.drew_on_rank)
         s.agenda = self._agenda_from_view(view)
         return s

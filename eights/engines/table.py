@@ -100,6 +100,9 @@ class TableEngine(Engine):
     substitutions: ClassVar[tuple[Callable[..., tuple], ...]] = ()
     #: seat -> team; each seat its own team unless the variant has teams
     team_of: tuple[int, ...]
+    #: per frame kind, the kinds of its arguments (``card``, ``seat``, ``bool``, ``count``,
+    #: ``int``): how a view's agenda is written for the protocol
+    frame_args: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     state: TableState
 
@@ -126,6 +129,7 @@ class TableEngine(Engine):
             cls.View = view_class(f"{cls.__name__.removesuffix('Game')}View", cls.view_fields,
                                   cls.__module__)
             cls._view_reads = tuple(f.read for f in cls.view_fields if not f.core)
+            cls.View.frame_args = cls.frame_args
 
     @classmethod
     def encoder(cls, config: Any) -> Encoder:

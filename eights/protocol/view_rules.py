@@ -229,11 +229,34 @@ LIVERY_EIGHTS: dict[str, Rule] = {
                               lambda known: "challenge" in known.legal, constant(None)),
 }
 
+def _seat_or_none(seat: int) -> int | None:
+    return None if seat < 0 else seat
+
+
+def _baby_agenda(known: Known) -> list[dict[str, Any]]:
+    """The pending frames a table shows: the decision at hand (by ``phase``) on top of the
+    dropped card's pending effect (``effect_card``) and the turn passing on after it."""
+    v = known.values
+    current, actor = v["current_player"], v["actor"]
+    decision = {"play": "turn", "choose suit": "suit", "five target": "five",
+                "seven target": "seven", "jack round": "jacks",
+                "four in a row": "bottom"}[v["phase"]]
+    if decision == "turn":
+        return [{"kind": "turn", "seat": _seat_or_none(current), "args": [v["extra_drop"]]}]
+    frames = [{"kind": "next", "seat": _seat_or_none(actor), "args": [None, False]}]
+    effect = v["effect_card"]
+    if effect < 0 and decision == "suit":
+        effect = known.top  # the wild whose suit is being named
+    if effect >= 0:
+        frames.append({"kind": "effect", "seat": _seat_or_none(actor),
+                       "args": [card_text(effect), v["effect_cancelled"], None]})
+    args = [1] if decision in ("jacks", "bottom") else []
+    frames.append({"kind": decision, "seat": _seat_or_none(current), "args": args})
+    return frames
+
+
 BABY_EATING_EIGHTS: dict[str, Rule] = {
-    **PILE,
-    "pending_draw": constant(0),
-    "offender": constant(None),
-    "drawn_card": constant(None),
+    **{name: rule for name, rule in PILE.items() if name != "hand_number"},
     "actor": Default("`current_player` (they differ only in a Jack round and Four in a Row)",
                      _current),
     "teams": Default("from the config's `teams`", lambda known: list(known.config.team_of())),
@@ -250,25 +273,18 @@ BABY_EATING_EIGHTS: dict[str, Rule] = {
                     "of `active_suit` is playable, or `top` is a joker with no `active_suit` (a "
                     "wild starter), else `false`", _free),
     "top_player": constant(None),
-    "combo_from": constant(None),
     "run_number": Default("`top`'s number (a Nine counts as 6 with six_nine_four_in_a_row; a "
                           "joker 0)", _run_number),
     "run_length": constant(1),
     "extra_drop": constant(False),
     "effect_card": constant(None),
     "effect_cancelled": constant(False),
-    "after": constant(None),
-    "fours_owed": constant(0),
-    "four_seat": constant(None),
-    "bottom_left": Default("`1` during `four in a row` (this seat is taken to be the last to "
-                           "place), else `0`", _in_phase("four in a row", lambda known: 1, 0)),
-    "bottom_seat": Default("`current_player` during `four in a row`, else `null`",
-                           _in_phase("four in a row", _current, None)),
-    "jack_left": Default("`1` during `jack round` (this seat is taken to be the last), "
-                         "else `0`", _in_phase("jack round", lambda known: 1, 0)),
-    "jack_seat": Default("`current_player` during `jack round`, else `null`",
-                         _in_phase("jack round", _current, None)),
     "drew_on_lock": per_seat(0),
+    "agenda": Default("by `phase`: during `play` one `turn` frame for `current_player` (its "
+                      "argument `extra_drop`); otherwise a `next` frame for `actor`, an `effect` "
+                      "frame for `effect_card` (a wild's `top` while its suit is named) when "
+                      "there is one, and the decision's frame for `current_player` (`suit`, "
+                      "`five`, `seven`, or `jacks`/`bottom` with 1 seat to go)", _baby_agenda),
 }
 
 #: variant -> its optional fields, in the order they are filled in (a rule may read the

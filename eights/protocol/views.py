@@ -113,8 +113,24 @@ ENCODERS: dict[str, Callable[[Any], Any]] = {
     "seat_suits": lambda xs: [_suit_text(x) for x in xs],
     "seat_ranks": lambda xs: [_rank_text(x) for x in xs],
     "card_counts": lambda counts: {card_text(c): int(k) for c, k in enumerate(counts) if k},
+    # written with the view class's frame_args (see _frames_to_json)
+    "frames": None,
 }
 KINDS = tuple(ENCODERS)
+#: how one frame argument is written, by its declared kind (an engine's ``frame_args``)
+FRAME_ARG_WRITERS: dict[str, Callable[[Any], Any]] = {
+    "card": ENCODERS["card"], "seat": ENCODERS["seat"], "bool": bool, "count": int, "int": int,
+}
+
+
+def _frames_to_json(frames: Any, cls: type[PlayerView]) -> list[dict[str, Any]]:
+    """The agenda: ``{"kind", "seat", "args"}`` per frame, bottom first, each argument
+    written by the kind the engine declares for it."""
+    arg_kinds = cls.frame_args
+    return [{"kind": kind, "seat": None if seat < 0 else seat,
+             "args": [FRAME_ARG_WRITERS[k](a) for k, a in zip(arg_kinds[kind], args,
+                                                                strict=True)]}
+            for kind, seat, args in frames]
 
 
 def event_to_json(event: Event) -> dict[str, Any]:
@@ -128,13 +144,21 @@ def event_to_json(event: Event) -> dict[str, Any]:
     }
 
 
+def field_to_json(kind: str, value: Any, cls: type[PlayerView]) -> Any:
+    """One view field's JSON value, written by its kind (``cls`` is the view's class)."""
+    if kind == "frames":
+        return _frames_to_json(value, cls)
+    return ENCODERS[kind](value)
+
+
 def view_to_json(view: PlayerView) -> dict[str, Any]:
     """The JSON object of a view: its registered fields, then ``history``.
 
     Variant, config and legal actions are not in it: the hello carries the
     first two and the decide message the third.
     """
-    out = {name: ENCODERS[kind](getattr(view, name)) for name, kind in _fields_of(type(view))}
+    cls = type(view)
+    out = {name: field_to_json(kind, getattr(view, name), cls) for name, kind in _fields_of(cls)}
     out["history"] = [event_to_json(e) for e in view.history()]
     return out
 
@@ -211,6 +235,41 @@ def _card_counts(path: str, value: Any) -> tuple[int, ...]:
     return tuple(counts)
 
 
+def _frames(path: str, value: Any, n: int, cls: type[PlayerView]) -> tuple:
+    """An agenda back as :class:`~eights.engines.table.Frame` tuples, every kind and
+    argument checked against the engine's declaration."""
+    from ..engines.table import Frame
+
+    arg_kinds = cls.frame_args
+    out = []
+    for i, item in enumerate(_list(path, value)):
+        where = f"{path}[{i}]"
+        if not isinstance(item, dict) or set(item) != {"kind", "seat", "args"}:
+            raise _bad(where, item, 'an object {"kind", "seat", "args"}')
+        kind = item["kind"]
+        if kind not in arg_kinds:
+            raise _bad(f"{where}.kind", kind, "one of " + ", ".join(map(repr, arg_kinds)))
+        kinds = arg_kinds[kind]
+        args = _list(f"{where}.args", item["args"])
+        if len(args) != len(kinds):
+            raise _bad(f"{where}.args", args, f"{len(kinds)} arguments ({', '.join(kinds)})")
+        read = []
+        for j, (k, a) in enumerate(zip(kinds, args, strict=True)):
+            at = f"{where}.args[{j}]"
+            if k == "bool":
+                if not isinstance(a, bool):
+                    raise _bad(at, a, "true or false")
+                read.append(a)
+            elif k == "card":
+                read.append(_card(at, a, nullable=True))
+            elif k == "seat":
+                read.append(_seat(at, a, n))
+            else:
+                read.append(_int(at, a, 0 if k == "count" else None))
+        out.append(Frame(kind, _seat(f"{where}.seat", item["seat"], n), tuple(read)))
+    return tuple(out)
+
+
 def _decode(kind: str, path: str, value: Any, n: int, cls: type[PlayerView]) -> Any:
     """One field's value back in the view's own form (ids, -1 for none)."""
     if kind == "int":
@@ -243,6 +302,8 @@ def _decode(kind: str, path: str, value: Any, n: int, cls: type[PlayerView]) -> 
         return tuple(_rank(f"{path}[{i}]", x) for i, x in enumerate(_list(path, value, n)))
     if kind == "card_counts":
         return _card_counts(path, value)
+    if kind == "frames":
+        return _frames(path, value, n, cls)
     raise AssertionError(f"unknown field kind {kind!r}")
 
 

@@ -24,6 +24,7 @@ from eights.engines.baby_eating_eights import (
     seat_knowledge,
 )
 from eights.engines.base import GameRecord, IllegalActionError
+from eights.engines.table import Frame
 
 G = BabyEatingEightsGame
 
@@ -89,15 +90,13 @@ def set_position(game: BabyEatingEightsGame, hands_text: list[str], stock: str, 
     s = game.state
     s.hands = [parse_cards(h) for h in hands_text]
     s.stock = parse_cards(stock)[::-1]
-    s.discard = parse_cards(drop)
-    s.discard_counts = [0] * 54
-    for c in s.discard:
-        s.discard_counts[c] += 1
-    s.top = s.discard[-1]
-    s.suit = s.top // 13
-    s.current = s.actor = current
+    game.set_pile(0, parse_cards(drop))
+    s.suits[0] = s.top // 13
+    s.agenda = [Frame("turn", current, (False,))]
+    if victim >= 0:  # the Guarantee Joker's mode: its standing frame under the turn
+        s.agenda.insert(0, Frame("mode", victim))
     s.run_number, s.run_length = -1, 0
-    s.victim, s.combo_used = victim, victim >= 0
+    s.combo_used = victim >= 0
     assert all_cards(game) == Counter(game.full_deck())
     game._settle()
 
