@@ -45,7 +45,7 @@ def test_random_games_conserve_cards_and_end(pair: tuple[str, dict]) -> None:
             if game.turn % check_every == 0:
                 assert all_cards(game) == full, f"game {g} turn {game.turn}: cards changed"
                 counts = Counter(game.state.discard)
-                assert [counts[c] for c in range(54)] == game.state.discard_counts
+                assert [counts[c] for c in range(54)] == list(game.state.discard_counts)
             game.step(legal[rng.randrange(len(legal))])
         assert all_cards(game) == full
         assert game.legal_actions() == ()

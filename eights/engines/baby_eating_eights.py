@@ -88,14 +88,8 @@ from ..cards import (
 )
 from ..config import ConfigError, GameConfig, option
 from .blocks import ActionSpace, Block, cards, numbers
-from .fields import (
-    Encoding,
-    Flag,
-    OneHot,
-    Scaled,
-    Seat,
-    ViewField,
-)
+from .encoding import Encoding, Flag, OneHot, Scaled, Seat
+from .fields import ViewField
 from .pile import NO_SEAT, PileEngine, PileState, pile_blocks, pile_fields
 from .table import Frame
 
@@ -375,11 +369,12 @@ class Allies(Encoding):
     def bind(self, config):
         n = config.num_players
 
-        def write(out, off, value, seat):
+        def write(idx, val, out, off, value, seat):
             mine = value[seat]
             for k in range(1, n):
                 if value[(seat + k) % n] == mine:
-                    out[off + k - 1] = 1.0
+                    idx.append(off + k - 1)
+                    val.append(1.0)
         return n - 1, write
 
     def describe(self, config):
@@ -392,39 +387,39 @@ def _deck_size(config: BabyEatingEightsConfig) -> int:
 
 _OWN_ENCODED = (
     ViewField("three_live", "bool", "the next card's effect will be cancelled (a Three)",
-              lambda g, seat: g.state.three_live, Flag()),
+              "s.three_live", Flag()),
     ViewField("locked", "bool", "the top Six/Nine went on a Three: no switching to a Nine/Six",
-              lambda g, seat: g.state.locked, Flag()),
+              "s.locked", Flag()),
     ViewField("free", "bool", "a wild starter: any card may be played",
-              lambda g, seat: g.state.free, Flag()),
+              "s.free", Flag()),
     ViewField("extra_drop", "bool", "the player whose turn it is drops again (a Ten)",
               _extra_drop, Flag()),
     ViewField("effect_cancelled", "bool", "a Three cancels the pending effect",
               _effect_cancelled, Flag()),
     ViewField("guarantee_spent", "bool", "the combo happened since the start or the last King "
-              "of Hearts", lambda g, seat: g.state.combo_used, Flag()),
+              "of Hearts", "s.combo_used", Flag()),
     ViewField("effect_card", "card", "the card whose effect is still to happen",
               _effect_card, OneHot(NUM_KINDS), feature="effect"),
     ViewField("run_length", "count", "cards of one number in a row on top, since the last Four "
-              "in a Row", lambda g, seat: g.state.run_length, Scaled(4)),
+              "in a Row", "s.run_length", Scaled(4)),
     ViewField("run_number", "int", "that number (6 for Sixes and Nines; 0 a joker)",
-              lambda g, seat: g.state.run_number, Scaled(13)),
+              "s.run_number", Scaled(13)),
     ViewField("teams", "ints", "each seat's team (the seat itself without teams)",
-              lambda g, seat: g.team_of, Allies(), feature="allies"),
+              "g.team_of", Allies(), feature="allies"),
     ViewField("guarantee_victim", "seat", "the seat the Guarantee Joker's mode is on",
-              lambda g, seat: g.state.victim, Seat(), feature="victim"),
+              "s.victim", Seat(), feature="victim"),
     ViewField("actor", "seat", "whose turn it is (not who acts out of turn)",
-              lambda g, seat: g.state.actor, Seat()),
+              "s.actor", Seat()),
 )
 _OWN = (
     ViewField("guarantee_joker", "card", "the Guarantee Joker's card",
-              lambda g, seat: g.guarantee),
+              "g.guarantee"),
     ViewField("top_player", "seat", "who dropped the top card (-1: the starter)",
-              lambda g, seat: g.state.owners[0]),
+              "s.owners[0]"),
     ViewField("drew_on_lock", "ints", "per seat: 1 if the top Six/Nine was locked at its "
-              "last draw", lambda g, seat: tuple(g.state.drew_lock)),
+              "last draw", "tuple(s.drew_lock)"),
     ViewField("agenda", "frames", "what is pending, top last: decisions and effects (every "
-              "frame is public)", lambda g, seat: tuple(g.state.agenda)),
+              "frame is public)", "tuple(s.agenda)"),
 )
 
 

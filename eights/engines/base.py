@@ -62,15 +62,19 @@ class Event(NamedTuple):
 
 @dataclasses.dataclass(slots=True)
 class State:
-    """Base of a variant's mutable state. Fields are ints, bools, lists or lists of lists."""
+    """Base of a variant's mutable state. Fields are ints, bools, lists, bytearrays, or lists
+    of those."""
 
     def copy(self) -> State:
-        """Structural copy: new lists (two levels deep), shared immutable values."""
+        """Structural copy: new lists and bytearrays (two levels deep), shared immutable
+        values."""
         values = {}
         for f in dataclasses.fields(self):
             v = getattr(self, f.name)
             if type(v) is list:
-                v = [x[:] if type(x) is list else x for x in v]
+                v = [x[:] if type(x) is list or type(x) is bytearray else x for x in v]
+            elif type(v) is bytearray:
+                v = v[:]
             values[f.name] = v
         return type(self)(**values)
 

@@ -29,7 +29,8 @@ from ..cards import JACK, KING, NO_CARD, NUM_STANDARD, QUEEN, RANK
 from ..config import option
 from .base import Event
 from .blocks import ActionSpace
-from .fields import OneHot, ViewField
+from .encoding import OneHot
+from .fields import ViewField
 from .pile import PileConfig, PileEngine, pile_blocks, pile_fields
 from .table import Frame
 

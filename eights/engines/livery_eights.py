@@ -32,7 +32,8 @@ from typing import Any, ClassVar
 from ..cards import ACE, NO_CARD, NUM_STANDARD, QUEEN, RANK
 from ..config import option
 from .blocks import ActionSpace, Block
-from .fields import Seat, ViewField
+from .encoding import Seat
+from .fields import ViewField
 from .pile import NO_SEAT, PileConfig, PileEngine, pending_field, pile_blocks, pile_fields
 from .table import Frame
 

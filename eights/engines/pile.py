@@ -31,18 +31,8 @@ from ..cards import (
 )
 from ..config import ConfigError, GameConfig, option
 from .blocks import Block, cards, suits
-from .fields import (
-    CardCounts,
-    CardList,
-    Choice,
-    Flag,
-    OneHot,
-    PerSeat,
-    Scaled,
-    Seat,
-    ViewField,
-    core,
-)
+from .encoding import CardCounts, CardList, Choice, Flag, OneHot, PerSeat, Scaled, Seat
+from .fields import ViewField, core
 from .table import NO_SEAT, Frame, TableEngine, TableState, empty_piles
 
 __all__ = ["NO_SEAT", "PileConfig", "PileEngine", "PileState", "pile_blocks", "pile_fields"]
@@ -104,7 +94,7 @@ class PileState(TableState):
         return self.piles[0]
 
     @property
-    def discard_counts(self) -> list[int]:
+    def discard_counts(self) -> bytearray:
         return self.pile_counts[0]
 
     @property
@@ -146,37 +136,37 @@ def pile_fields(*, cards: int, total_cards: Any, score_scale: Any, phases: Seque
     return (
         core("hand", CardList(cards, _decks), "copies of each card in the observer's hand"),
         ViewField("top", "card", "the top card of the discard pile",
-                  lambda g, seat: g.state.piles[0][-1], OneHot(cards)),
+                  "s.piles[0][-1]", OneHot(cards)),
         ViewField("active_suit", "suit", "the suit to follow (C, D, H, S), a wild card's "
-                  "choice included", lambda g, seat: g.state.suits[0], OneHot(4),
+                  "choice included", "s.suits[0]", OneHot(4),
                   feature="suit"),
         ViewField("phase", "phase", "what the player to act decides", _phase,
                   Choice(tuple(phases)), names=tuple(phases)),
         *own_encoded,
         ViewField("direction", "int", "play direction: 1 clockwise, -1 reversed",
-                  lambda g, seat: g.state.direction, Flag(1)),
+                  "s.direction", Flag(1)),
         core("current_player", Seat(), "who acts now", feature="to_act"),
         core("hand_sizes", PerSeat(Scaled(total_cards), others=True),
              "each opponent's hand size / total cards"),
         ViewField("stock_size", "count", "cards in the stock",
-                  lambda g, seat: len(g.state.stock), Scaled(total_cards), feature="stock"),
+                  "len(s.stock)", Scaled(total_cards), feature="stock"),
         ViewField("discard_counts", "card_counts", "copies of each card in the discard pile",
-                  lambda g, seat: tuple(g.state.pile_counts[0]), CardCounts(cards, _decks),
+                  "bytes(s.pile_counts[0])", CardCounts(cards, _decks),
                   feature="discards"),
         core("scores", PerSeat(Scaled(score_scale)), "match scores"),
         *([ViewField("hand_number", "count", "hands played before this one in the match",
-                     lambda g, seat: g.state.hand_number)] if match else []),
+                     "s.hand_number")] if match else []),
         ViewField("first_player", "seat", "who played first this hand (the next hand of a "
-                  "match starts after them)", lambda g, seat: g.state.first),
+                  "match starts after them)", "s.first"),
         ViewField("stuck", "count", "consecutive turns in which no card could move",
-                  lambda g, seat: g.state.stuck),
+                  "s.stuck"),
         *own,
         ViewField("drew_on_suit", "seat_suits", "per opponent: the suit to follow when it "
                   "last drew rather than play, until it plays again",
-                  lambda g, seat: tuple(g.state.drew_suit), PerSeat(OneHot(4), others=True),
+                  "tuple(s.drew_suit)", PerSeat(OneHot(4), others=True),
                   feature="drew_suit"),
         ViewField("drew_on_rank", "seat_ranks", "per opponent: the top card's rank then "
-                  "(A first)", lambda g, seat: tuple(g.state.drew_rank),
+                  "(A first)", "tuple(s.drew_rank)",
                   PerSeat(OneHot(13, first=1), others=True), feature="drew_rank"),
     )
 
@@ -184,7 +174,7 @@ def pile_fields(*, cards: int, total_cards: Any, score_scale: Any, phases: Seque
 def pending_field() -> ViewField:
     """Cards the player to act must pick up unless they answer (stacked 2s)."""
     return ViewField("pending_draw", "count", "cards the player to act must pick up unless "
-                     "they answer (stacked 2s)", lambda g, seat: g.state.pending[0],
+                     "they answer (stacked 2s)", "s.pending[0]",
                      Scaled(_PENDING_SCALE), feature="pending")
 
 

@@ -46,7 +46,8 @@ from ..cards import NO_CARD
 from .base import Engine, PlayerView, State
 from .blocks import ActionSpace
 from .cardset import STANDARD, CardSet
-from .fields import Encoder, ViewField, view_class
+from .encoding import Encoder
+from .fields import ViewField, view_class
 
 NO_SEAT = -1
 
@@ -62,6 +63,10 @@ class Frame(NamedTuple):
     args: tuple = ()
 
 
+#: ``Frame(kind, seat, args)`` without the keyword handling (frames are made every step)
+_new_frame = tuple.__new__
+
+
 @dataclasses.dataclass(slots=True)
 class TableState(State):
     """The table. Lists only (copied two levels deep by :meth:`State.copy`)."""
@@ -69,8 +74,9 @@ class TableState(State):
     hands: list[list[int]] = dataclasses.field(default_factory=list)
     stock: list[int] = dataclasses.field(default_factory=list)        # top card last
     piles: list[list[int]] = dataclasses.field(default_factory=list)  # each: top card last
-    #: per pile, copies of each card id in it (views show these)
-    pile_counts: list[list[int]] = dataclasses.field(default_factory=list)
+    #: per pile, copies of each card id in it (views show these; a bytearray, so an
+    #: observation reads it without a copy)
+    pile_counts: list[bytearray] = dataclasses.field(default_factory=list)
     #: per pile, the suit to follow (the top card's, or a wild card's choice); -1: any
     suits: list[int] = dataclasses.field(default_factory=list)
     #: per pile, cards the next player must take unless they answer it (stacked 2s)
@@ -151,7 +157,7 @@ class TableEngine(Engine):
 
     def push(self, kind: str, seat: int, *args: Any) -> None:
         """Put a frame on top of the agenda: it is decided (or resolved) next."""
-        self.state.agenda.append(Frame(kind, seat, args))
+        self.state.agenda.append(_new_frame(Frame, (kind, seat, args)))  # Frame(kind, seat, args)
 
     def _legal(self) -> list[int]:
         frame = self.state.agenda[-1]
@@ -165,7 +171,10 @@ class TableEngine(Engine):
 
     def _run_agenda(self) -> None:
         """Resolve effect frames on top of the agenda until a decision is at the top."""
-        agenda, resolve = self.state.agenda, self._resolve_by_kind
+        resolve = self._resolve_by_kind
+        if not resolve:  # a variant whose frames are all decisions
+            return
+        agenda = self.state.agenda
         while agenda and not self.terminated:
             frame = agenda[-1]
             handler = resolve.get(frame.kind)
@@ -237,7 +246,7 @@ class TableEngine(Engine):
         """Make pile ``k`` hold exactly ``cards`` (bottom first): its counts follow."""
         s = self.state
         s.piles[k] = list(cards)
-        counts = [0] * len(self.cardset)
+        counts = bytearray(len(self.cardset))
         for c in cards:
             counts[c] += 1
         s.pile_counts[k] = counts
@@ -267,5 +276,6 @@ class TableEngine(Engine):
 
 def empty_piles(count: int, kinds: int) -> dict[str, list]:
     """The per-pile lists of :class:`TableState` for ``count`` empty piles."""
-    return {"piles": [[] for _ in range(count)], "pile_counts": [[0] * kinds for _ in range(count)],
+    return {"piles": [[] for _ in range(count)],
+            "pile_counts": [bytearray(kinds) for _ in range(count)],
             "suits": [-1] * count, "pending": [0] * count, "owners": [NO_SEAT] * count}

@@ -223,7 +223,8 @@ def _rank(path: str, value: Any) -> int:
     return RANK_TEXT.index(value) + 1
 
 
-def _card_counts(path: str, value: Any) -> tuple[int, ...]:
+def _card_counts(path: str, value: Any) -> bytes:
+    """Copies per card id, as the engine's views hold them (bytes)."""
     if not isinstance(value, dict):
         raise _bad(path, value, "an object from card to count, like {\"8S\": 1}")
     counts = [0] * NUM_KINDS
@@ -232,7 +233,9 @@ def _card_counts(path: str, value: Any) -> tuple[int, ...]:
         if card_text(c) != text:
             raise _bad(f"{path} key", text, f"a card in canonical notation ({card_text(c)})")
         counts[c] = _int(f"{path}[{text!r}]", k, 1)
-    return tuple(counts)
+        if counts[c] > 255:
+            raise _bad(f"{path}[{text!r}]", k, "a number of copies some deck holds (at most 255)")
+    return bytes(counts)
 
 
 def _frames(path: str, value: Any, n: int, cls: type[PlayerView]) -> tuple:

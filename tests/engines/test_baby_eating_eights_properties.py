@@ -92,7 +92,7 @@ def test_random_games_conserve_cards_end_and_replay(config: dict) -> None:
             assert sorted_cards(game) == full, f"game {g} turn {game.turn}: cards changed"
         s = game.state
         counts = Counter(s.discard)
-        assert [counts[c] for c in range(54)] == s.discard_counts
+        assert [counts[c] for c in range(54)] == list(s.discard_counts)
         assert game.legal_actions() == () and game.current_player == -1
         assert game._log[-1][0] in ("game_over", "truncated")  # nothing happens after the end
         if game.terminated:
