@@ -46,6 +46,46 @@ class IllegalActionError(ValueError):
     """An action that is not legal now. The game is unchanged."""
 
 
+class GameRandom(random.Random):
+    """The engine's generator: ``random.Random`` (the same numbers from the same seed) that
+    knows whether it was used since its state was last taken.
+
+    :meth:`state` returns the state taken last while the generator has not
+    drawn since, so a snapshot shares one immutable state tuple with the
+    snapshots before it instead of copying the Mersenne Twister's 625 ints
+    (about 25 KiB) each time: games draw rarely (shuffles, blind picks), and
+    search agents snapshot thousands of times per decision.
+    """
+
+    def __init__(self, seed: int):
+        super().__init__(seed)
+        self._taken: tuple | None = None
+
+    def getrandbits(self, k: int) -> int:
+        self._taken = None
+        return super().getrandbits(k)
+
+    def random(self) -> float:
+        self._taken = None
+        return super().random()
+
+    def seed(self, *args: Any, **kwargs: Any) -> None:
+        self._taken = None
+        super().seed(*args, **kwargs)
+
+    def state(self) -> tuple:
+        """The generator's state (``getstate()``), shared while it does not draw."""
+        taken = self._taken
+        if taken is None:
+            taken = self._taken = self.getstate()
+        return taken
+
+    def setstate(self, state: tuple) -> None:
+        if state is not self._taken:
+            super().setstate(state)
+            self._taken = state
+
+
 class Event(NamedTuple):
     """One thing that happened, in the order it happened.
 
@@ -60,6 +100,10 @@ class Event(NamedTuple):
     arg: int = -1
 
 
+#: state class -> its field names in order (read once: State.copy runs on every snapshot)
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 @dataclasses.dataclass(slots=True)
 class State:
     """Base of a variant's mutable state. Fields are ints, bools, lists, bytearrays, or lists
@@ -68,15 +112,19 @@ class State:
     def copy(self) -> State:
         """Structural copy: new lists and bytearrays (two levels deep), shared immutable
         values."""
-        values = {}
-        for f in dataclasses.fields(self):
-            v = getattr(self, f.name)
+        cls = type(self)
+        names = _FIELD_NAMES.get(cls)
+        if names is None:
+            names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(self))
+        values = []
+        for name in names:
+            v = getattr(self, name)
             if type(v) is list:
                 v = [x[:] if type(x) is list or type(x) is bytearray else x for x in v]
             elif type(v) is bytearray:
                 v = v[:]
-            values[f.name] = v
-        return type(self)(**values)
+            values.append(v)
+        return cls(*values)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -265,7 +313,7 @@ class Engine:
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
             raise ConfigError(f"{self.variant}: seed={seed!r} is not allowed; seed must be an int")
         self.seed = int(seed)
-        self.rng = random.Random(self.seed)
+        self.rng = GameRandom(self.seed)
         self._stacked = None
         self._initial_deck = None
         if deck is not None:
@@ -488,7 +536,7 @@ class Engine:
     # ------------------------------------------------------ snapshot / replay
     def snapshot(self) -> tuple:
         """An opaque copy of the whole game position, for :meth:`restore` on this engine."""
-        return (self.state.copy(), self.rng.getstate(), len(self._log), len(self._decisions),
+        return (self.state.copy(), self.rng.state(), len(self._log), len(self._decisions),
                 self.turn, self.terminated, self.truncated, self.winners,
                 list(self._legal_now), self._stacked)
 
