@@ -503,10 +503,14 @@ class Engine:
         """Apply one decision of :attr:`current_player`, then any forced moves after it."""
         if self.terminated or self.truncated:
             raise IllegalActionError(f"{self.variant}: the game is over; no action is legal")
-        try:
-            a = self.actions.coerce(action)
-        except ActionError as err:
-            raise IllegalActionError(f"{err}; legal now: {', '.join(self.legal_texts())}") from None
+        if type(action) is int and action in self._legal_now:  # the usual case, checked once
+            a = action
+        else:
+            try:
+                a = self.actions.coerce(action)
+            except ActionError as err:
+                raise IllegalActionError(
+                    f"{err}; legal now: {', '.join(self.legal_texts())}") from None
         if a not in self._legal_now:
             raise IllegalActionError(
                 f"{self.variant}: {self.actions.texts[a]!r} is not legal for player "
