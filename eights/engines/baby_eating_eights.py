@@ -386,40 +386,43 @@ def _deck_size(config: BabyEatingEightsConfig) -> int:
 
 
 _OWN_ENCODED = (
-    ViewField("three_live", "bool", "the next card's effect will be cancelled (a Three)",
+    ViewField("three_live", "bool", "the top card is a Three: the next card's effect is cancelled",
               "s.three_live", Flag()),
-    ViewField("locked", "bool", "the top Six/Nine went on a Three: no switching to a Nine/Six",
+    ViewField("locked", "bool", "the top Six or Nine went on a Three: no switching between "
+              "Six and Nine",
               "s.locked", Flag()),
     ViewField("free", "bool", "a wild starter: any card may be played",
               "s.free", Flag()),
-    ViewField("extra_drop", "bool", "the player whose turn it is drops again (a Ten)",
+    ViewField("extra_drop", "bool", "the player whose turn it is drops again after a Ten",
               _extra_drop, Flag()),
-    ViewField("effect_cancelled", "bool", "a Three cancels the pending effect",
+    ViewField("effect_cancelled", "bool", "a Three cancels that effect",
               _effect_cancelled, Flag()),
     ViewField("guarantee_spent", "bool", "the combo happened since the start or the last King "
               "of Hearts", "s.combo_used", Flag()),
-    ViewField("effect_card", "card", "the card whose effect is still to happen",
+    ViewField("effect_card", "card", "the card whose effect is still to happen, else null",
               _effect_card, OneHot(NUM_KINDS), feature="effect"),
-    ViewField("run_length", "count", "cards of one number in a row on top, since the last Four "
-              "in a Row", "s.run_length", Scaled(4)),
-    ViewField("run_number", "int", "that number (6 for Sixes and Nines; 0 a joker)",
+    ViewField("run_length", "count", "cards of that number in a row since the last Four in "
+              "a Row", "s.run_length", Scaled(4)),
+    ViewField("run_number", "int", "the number on top for Four in a Row (6 for Sixes and Nines, "
+              "0 for a joker)",
               "s.run_number", Scaled(13)),
     ViewField("teams", "ints", "each seat's team (the seat itself without teams)",
               "g.team_of", Allies(), feature="allies"),
-    ViewField("guarantee_victim", "seat", "the seat the Guarantee Joker's mode is on",
+    ViewField("guarantee_victim", "seat", "the seat the Guarantee Joker's mode is on, else null",
               "s.victim", Seat(), feature="victim"),
-    ViewField("actor", "seat", "whose turn it is (not who acts out of turn)",
+    ViewField("actor", "seat", "whose turn it is (current_player may act out of turn: a "
+              "Jack round, Four in a Row)",
               "s.actor", Seat()),
 )
 _OWN = (
-    ViewField("guarantee_joker", "card", "the Guarantee Joker's card",
+    ViewField("guarantee_joker", "card", "the Guarantee Joker",
               "g.guarantee"),
-    ViewField("top_player", "seat", "who dropped the top card (-1: the starter)",
+    ViewField("top_player", "seat", "who dropped the top card (null: the starter)",
               "s.owners[0]"),
-    ViewField("drew_on_lock", "ints", "per seat: 1 if the top Six/Nine was locked at its "
-              "last draw", "tuple(s.drew_lock)"),
-    ViewField("agenda", "frames", "what is pending, top last: decisions and effects (every "
-              "frame is public)", "tuple(s.agenda)"),
+    ViewField("drew_on_lock", "ints", "per seat: 1 if the top Six or Nine was locked when it "
+              "last drew", "tuple(s.drew_lock)"),
+    ViewField("agenda", "frames", "what is pending, bottom first (the top frame is the "
+              "decision at hand); every frame is public", "tuple(s.agenda)"),
 )
 
 

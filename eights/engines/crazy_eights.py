@@ -80,9 +80,9 @@ class CrazyEightsGame(PileEngine):
         cards=NUM_STANDARD, total_cards=lambda config: 52 * config.num_decks,
         score_scale=lambda config: config.target_score, phases=tuple(PHASES.values()),
         own_encoded=[ViewField(
-            "drawn_card", "card", "the card the observer just drew, while deciding whether to "
-            "play it", _drawn_card, OneHot(NUM_STANDARD), visibility="acting",
-            feature="drawn")])
+            "drawn_card", "card", "the card this seat just drew, while it decides whether to "
+            "play it; else null (no other seat sees it)", _drawn_card, OneHot(NUM_STANDARD),
+            visibility="acting", feature="drawn")])
 
     config: CrazyEightsConfig
 

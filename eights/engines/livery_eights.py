@@ -113,8 +113,8 @@ class LiveryEightsGame(PileEngine):
          phases=tuple(PHASES.values()),
         own_encoded=[
             pending_field(),
-            ViewField("offender", "seat", "the opponent whose missed call may be challenged "
-                      "now", _offender, Seat(others=True)),
+            ViewField("offender", "seat", "a seat that missed its last-card call and may be "
+                      "challenged now, else null", _offender, Seat(others=True)),
         ])
 
     config: LiveryEightsConfig

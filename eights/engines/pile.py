@@ -140,44 +140,46 @@ def pile_fields(*, cards: int, total_cards: Any, score_scale: Any, phases: Seque
         core("hand", CardList(cards, _decks), "copies of each card in the observer's hand"),
         ViewField("top", "card", "the top card of the discard pile",
                   "s.piles[0][-1]", OneHot(cards)),
-        ViewField("active_suit", "suit", "the suit to follow (C, D, H, S), a wild card's "
-                  "choice included", "s.suits[0]", OneHot(4),
+        ViewField("active_suit", "suit", "the suit to follow: the top card's, or the suit "
+                  "named for a wild card", "s.suits[0]", OneHot(4),
                   feature="suit"),
-        ViewField("phase", "phase", "what the player to act decides", _phase,
+        ViewField("phase", "phase", "what the player to act is deciding", _phase,
                   Choice(tuple(phases)), names=tuple(phases)),
         *own_encoded,
-        ViewField("direction", "int", "play direction: 1 clockwise, -1 reversed",
+        ViewField("direction", "int", "1 while play goes up the seats, -1 after a reverse",
                   "s.direction", Flag(1)),
         core("current_player", Seat(), "who acts now", feature="to_act"),
         core("hand_sizes", PerSeat(Scaled(total_cards), others=True),
              "each opponent's hand size / total cards"),
-        ViewField("stock_size", "count", "cards in the stock",
+        ViewField("stock_size", "count", "cards left in the face-down stock",
                   "len(s.stock)", Scaled(total_cards), feature="stock"),
-        ViewField("discard_counts", "card_counts", "copies of each card in the discard pile",
+        ViewField("discard_counts", "card_counts", "every card in the discard pile (the top one "
+                  "included) and its copies",
                   "bytes(s.pile_counts[0])", CardCounts(cards, _decks),
                   feature="discards"),
         core("scores", PerSeat(Scaled(score_scale)), "match scores"),
-        *([ViewField("hand_number", "count", "hands played before this one in the match",
+        *([ViewField("hand_number", "count", "hands played before this one in a match (0 in a "
+                     "single hand)",
                      "s.hand_number")] if match else []),
-        ViewField("first_player", "seat", "who played first this hand (the next hand of a "
-                  "match starts after them)", "s.first"),
-        ViewField("stuck", "count", "consecutive turns in which no card could move",
+        ViewField("first_player", "seat", "who played first this hand", "s.first"),
+        ViewField("stuck", "count", "turns in a row in which nobody could move (the hand is "
+                  "blocked at one per player)",
                   "s.stuck"),
         *own,
-        ViewField("drew_on_suit", "seat_suits", "per opponent: the suit to follow when it "
-                  "last drew rather than play, until it plays again",
+        ViewField("drew_on_suit", "seat_suits", "per seat: the suit to follow when it last "
+                  "drew instead of playing, null once it has played since",
                   "tuple(s.drew_suit)", PerSeat(OneHot(4), others=True),
                   feature="drew_suit"),
-        ViewField("drew_on_rank", "seat_ranks", "per opponent: the top card's rank then "
-                  "(A first)", "tuple(s.drew_rank)",
+        ViewField("drew_on_rank", "seat_ranks", "per seat: the top card's rank then (A to K), "
+                  "or null", "tuple(s.drew_rank)",
                   PerSeat(OneHot(13, first=1), others=True), feature="drew_rank"),
     )
 
 
 def pending_field() -> ViewField:
     """Cards the player to act must pick up unless they answer (stacked 2s)."""
-    return ViewField("pending_draw", "count", "cards the player to act must pick up unless "
-                     "they answer (stacked 2s)", "s.pending[0]",
+    return ViewField("pending_draw", "count", "cards the player to act must pick up (stacked "
+                     "2s)", "s.pending[0]",
                      Scaled(_PENDING_SCALE), feature="pending")
 
 

@@ -204,3 +204,13 @@ def test_the_schema_refuses_bad_views(validator) -> None:
         assert not validator.is_valid(bad), change
     missing = {**msg, "view": {k: v for k, v in msg["view"].items() if k != "hand"}}
     assert not validator.is_valid(missing)
+
+
+def test_schema_view_definitions_are_made_from_the_declared_fields() -> None:
+    """schema.json's per-variant views are exactly what the declared view fields make
+    (rewrite them with ``python -m eights.protocol.schema_views --write``)."""
+    from eights.protocol.schema_views import main, schema_text, with_view_definitions
+
+    schema = m.load_schema()
+    assert schema_text(with_view_definitions(schema)) == schema_text(schema)
+    assert main([]) == 0

@@ -1,0 +1,172 @@
+"""The JSON Schema of each variant's view, made from its declared view fields.
+
+``schema.json`` (beside this module) holds the schema of every message. Its
+per-variant view definitions (``$defs/<variant>_view``) are not written by
+hand: each is made here from the variant's view class (the fields and their
+protocol kinds, from :mod:`eights.engines.fields`), each field's declared
+meaning, and the protocol's defaults for the fields a frontend may leave out
+(:mod:`eights.protocol.view_rules`). A test checks that ``schema.json``
+holds exactly what this module makes; after changing a variant's fields,
+rewrite it with::
+
+    python -m eights.protocol.schema_views --write
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from importlib import resources
+from typing import Any
+
+from ..engines import VARIANTS, engine_class
+from ..engines.base import PlayerView
+from .view_rules import NOT_CONSTANT, RequiredWhile, required_fields, rules_for
+from .views import view_class, view_fields
+
+SCHEMA_FILE = "schema.json"
+
+
+def _ref(name: str) -> dict[str, Any]:
+    return {"$ref": f"#/$defs/{name}"}
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def _array(items: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "array", "items": items}
+
+
+#: the JSON Schema of a value of each protocol field kind (``phase``: see :func:`_kind_schema`)
+KIND_SCHEMAS: dict[str, dict[str, Any]] = {
+    "int": {"type": "integer"},
+    "count": _ref("count"),
+    "bool": {"type": "boolean"},
+    "seat": _nullable(_ref("seat")),
+    "card": _nullable(_ref("card")),
+    "cards": _array(_ref("card")),
+    "counts": _array(_ref("count")),
+    "ints": _array({"type": "integer"}),
+    "suit": _nullable(_ref("suit")),
+    "seat_suits": _array(_nullable(_ref("suit"))),
+    "seat_ranks": _array(_nullable(_ref("rank"))),
+    "card_counts": {"type": "object", "propertyNames": _ref("card"),
+                    "additionalProperties": {"type": "integer", "minimum": 1}},
+    "frames": _array(_ref("frame")),
+}
+
+#: the fields every view has (:class:`PlayerView`), in the protocol's words
+CORE_MEANINGS: dict[str, str] = {
+    "seat": "",
+    "current_player": "The seat to act, or null once the game is over.",
+    "hand": "This seat's cards, in any order (our frontends sort them by suit then rank).",
+    "hand_sizes": "Cards in each seat's hand, in seat order.",
+    "scores": "Each seat's points (match totals in a match).",
+    "turn": "Actions applied so far, forced ones included.",
+    "game_over": "",
+    "history": "Every public event so far, oldest first.",
+}
+
+
+def _kind_schema(name: str, kind: str, cls: type[PlayerView]) -> dict[str, Any]:
+    if name == "seat":  # the reader's own seat is never null
+        return _ref("seat")
+    if kind == "phase":
+        return {"enum": list(cls.phase_names)}
+    return dict(KIND_SCHEMAS[kind])
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def _meanings(variant: str) -> dict[str, str]:
+    declared = getattr(engine_class(variant), "view_fields", ())
+    meanings = {f.name: _sentence(f.doc) for f in declared if not f.core}
+    meanings.update(CORE_MEANINGS)
+    return meanings
+
+
+def view_definition(variant: str) -> dict[str, Any]:
+    """``$defs/<variant>_view``: every field of the variant's view with its schema, its
+    meaning and, for a field a frontend may leave out, what is assumed then."""
+    cls = view_class(variant)
+    kinds = dict(cls.field_kinds)
+    meanings = _meanings(variant)
+    rules = rules_for(variant)
+    fields = view_fields(variant)
+    properties: dict[str, Any] = {}
+    for name in fields:
+        schema = (_array(_ref("event")) if name == "history"
+                  else _kind_schema(name, kinds[name], cls))
+        text = meanings.get(name, "")
+        if kinds.get(name) == "frames":
+            text += " Frame kinds and their arguments: " + ", ".join(
+                f"`{kind}` ({', '.join(args) or 'none'})" for kind, args in cls.frame_args.items()
+            ) + "."
+        rule = rules.get(name)
+        default = rule.default if isinstance(rule, RequiredWhile) else rule
+        if isinstance(rule, RequiredWhile):
+            text += f" Required {rule.text}; else left out: {default.text}."
+        elif rule is not None:
+            text += f" Left out: {default.text}."
+        entry: dict[str, Any] = {"description": text.strip()} if text.strip() else {}
+        entry.update(schema)
+        if default is not None and default.constant is not NOT_CONSTANT:
+            entry["default"] = default.constant
+        properties[name] = entry
+    definition: dict[str, Any] = {
+        "description": f"What one seat may know in {variant}: its hand, everything public, "
+                       f"and the public history. Only the fields in required must be sent; a "
+                       f"bot fills in the others (each says its default).",
+        "type": "object",
+        "properties": properties,
+        "required": required_fields(variant, fields),
+    }
+    if "stock_size" in properties and "discard_counts" in properties:
+        definition["dependentRequired"] = {"stock_size": ["discard_counts"]}
+    definition["additionalProperties"] = False
+    return definition
+
+
+def with_view_definitions(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with every variant's view definition made anew (and listed in ``view``)."""
+    defs = dict(schema["$defs"])
+    for variant in VARIANTS:
+        defs[f"{variant}_view"] = view_definition(variant)
+    defs["view"] = dict(defs["view"], anyOf=[_ref(f"{v}_view") for v in VARIANTS])
+    return dict(schema, **{"$defs": defs})
+
+
+def schema_text(schema: dict[str, Any]) -> str:
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m eights.protocol.schema_views",
+        description="Check (or rewrite) the per-variant view definitions of schema.json.")
+    parser.add_argument("--write", action="store_true", help="rewrite schema.json in place")
+    args = parser.parse_args(argv)
+    path = resources.files(__package__).joinpath(SCHEMA_FILE)
+    current = path.read_text("utf-8")
+    made = schema_text(with_view_definitions(json.loads(current)))
+    if made == current:
+        print(f"{SCHEMA_FILE}: the view definitions match the declared fields")
+        return 0
+    if args.write:
+        with resources.as_file(path) as file:
+            file.write_text(made, encoding="utf-8")
+        print(f"{SCHEMA_FILE}: view definitions rewritten from the declared fields")
+        return 0
+    print(f"{SCHEMA_FILE}: the view definitions differ from the declared fields; run "
+          f"python -m eights.protocol.schema_views --write", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
