@@ -46,6 +46,11 @@ class IllegalActionError(ValueError):
     """An action that is not legal now. The game is unchanged."""
 
 
+#: the C methods of random.Random, called directly where GameRandom must not mark itself used
+_GETRANDBITS = random.Random.getrandbits
+_RANDOM = random.Random.random
+
+
 class GameRandom(random.Random):
     """The engine's generator: ``random.Random`` (the same numbers from the same seed) that
     knows whether it was used since its state was last taken.
@@ -54,20 +59,54 @@ class GameRandom(random.Random):
     drawn since, so a snapshot shares one immutable state tuple with the
     snapshots before it instead of copying the Mersenne Twister's 625 ints
     (about 25 KiB) each time: games draw rarely (shuffles, blind picks), and
-    search agents snapshot thousands of times per decision.
+    search agents snapshot thousands of times per decision. Every public way
+    to draw marks it used once; the bits a shuffle draws inside
+    (:meth:`_randbelow`) come straight from the C generator.
     """
 
     def __init__(self, seed: int):
         super().__init__(seed)
         self._taken: tuple | None = None
 
+    def _randbelow(self, n: int) -> int:
+        """``random.Random``'s own draw below ``n`` (the same bits, the same numbers)."""
+        k = n.bit_length()
+        r = _GETRANDBITS(self, k)
+        while r >= n:
+            r = _GETRANDBITS(self, k)
+        return r
+
     def getrandbits(self, k: int) -> int:
         self._taken = None
-        return super().getrandbits(k)
+        return _GETRANDBITS(self, k)
 
     def random(self) -> float:
         self._taken = None
-        return super().random()
+        return _RANDOM(self)
+
+    def randrange(self, *args: Any, **kwargs: Any) -> int:
+        self._taken = None
+        return super().randrange(*args, **kwargs)
+
+    def choice(self, seq: Sequence[Any]) -> Any:
+        self._taken = None
+        return super().choice(seq)
+
+    def shuffle(self, x: list) -> None:
+        self._taken = None
+        super().shuffle(x)
+
+    def sample(self, *args: Any, **kwargs: Any) -> list:
+        self._taken = None
+        return super().sample(*args, **kwargs)
+
+    def randbytes(self, n: int) -> bytes:
+        self._taken = None
+        return super().randbytes(n)
+
+    def gauss(self, mu: float = 0.0, sigma: float = 1.0) -> float:
+        self._taken = None  # its second value is cached in the state
+        return super().gauss(mu, sigma)
 
     def seed(self, *args: Any, **kwargs: Any) -> None:
         self._taken = None

@@ -130,6 +130,16 @@ class ActionSpace(ActionSet):
             start = block.stop
         super().__init__(texts)
         self._decode = tuple(decode)
+        for a, text in enumerate(self.texts):  # texts both ways: each must read back
+            try:
+                back = self.parse(text)
+            except ValueError:
+                back = -1
+            if back != a:
+                raise ValueError(
+                    f"action block {decode[a][0].name!r}: its text {text!r} does not read back "
+                    f"as itself (texts are lower case; a card follows play, discard, bottom "
+                    f"or take)")
 
     def __getitem__(self, name: str) -> Block:
         try:

@@ -31,6 +31,7 @@ other seats; for team variants that show allies their hands).
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import sys
 from collections.abc import Callable, Sequence
@@ -82,22 +83,29 @@ class ViewField:
         if self.core != (self.name in CORE_FIELDS):
             raise ValueError(f"view field {self.name!r}: the core fields are "
                              f"{', '.join(CORE_FIELDS)}, made with core()")
-        expr = self.get if isinstance(self.get, str) else None
+        expr = one_expression(self.name, self.get) if isinstance(self.get, str) else None
         object.__setattr__(self, "expr", expr)
         if expr is not None:
             object.__setattr__(self, "get", compile_getter(self.name, expr))
         object.__setattr__(self, "read", _reader(self))
 
 
+def one_expression(name: str, expr: str) -> str:
+    """``expr`` as one canonical line (comments and layout dropped): the encoder writes it
+    inline in its generated code. Anything that is not one expression is refused."""
+    try:
+        return ast.unparse(ast.parse(expr.strip(), mode="eval"))
+    except SyntaxError as err:
+        raise ValueError(f"view field {name!r}: its getter {expr!r} is not one expression "
+                         f"({err.msg})") from None
+
+
 def compile_getter(name: str, expr: str) -> Callable[[Any, int], Any]:
     """``get(engine, seat)`` from an expression over ``g``, ``s`` (``g.state``) and ``seat``."""
+    expr = one_expression(name, expr)
     source = f"def get_{name}(g, seat):\n    s = g.state\n    return {expr}\n"
     namespace: dict[str, Any] = {}
-    try:
-        exec(compile(source, f"<view field {name}>", "exec"), namespace)
-    except SyntaxError as err:
-        raise ValueError(f"view field {name!r}: its getter {expr!r} is not an expression "
-                         f"({err.msg})") from None
+    exec(compile(source, f"<view field {name}>", "exec"), namespace)
     return namespace[f"get_{name}"]
 
 

@@ -53,6 +53,7 @@ NO_SEAT = -1
 
 # Where a card is: the first item of a place tuple; the second is a seat or a pile.
 HAND, STOCK, PILE, UNDER, ZONE = "hand", "stock", "pile", "under", "zone"
+_PLACES = frozenset((HAND, STOCK, PILE, UNDER, ZONE))
 
 
 class Frame(NamedTuple):
@@ -163,6 +164,27 @@ class TableEngine(Engine):
         frame = self.state.agenda[-1]
         return self._legal_by_kind[frame.kind](self, frame)
 
+    def _settle(self) -> None:
+        """:meth:`Engine._settle` with the frame dispatch inline (it runs after every step)."""
+        limit = self.config.max_turns
+        legal_by, apply_by = self._legal_by_kind, self._apply_by_kind
+        while not self.terminated:
+            if self.turn >= limit:
+                self.truncated = True
+                self._log.append(("truncated", -1, NO_CARD, self.turn))
+                break
+            agenda = self.state.agenda
+            frame = agenda[-1]
+            legal = legal_by[frame.kind](self, frame)
+            if len(legal) != 1:
+                self._legal_now = legal
+                return
+            self.turn += 1
+            agenda.pop()
+            apply_by[frame.kind](self, frame, legal[0])
+            self._run_agenda()
+        self._legal_now = []
+
     def _apply(self, action: int) -> None:
         agenda = self.state.agenda
         frame = agenda.pop()
@@ -205,6 +227,10 @@ class TableEngine(Engine):
         becomes its top: the suit to follow is its colour.
         """
         s = self.state
+        if dst[0] not in _PLACES or src[0] not in _PLACES or src[0] == UNDER:
+            raise ValueError(f"cannot move a card from {src!r} to {dst!r}: places are "
+                             f"(hand, seat), (stock,), (pile, k), (under, k) to put a card "
+                             f"under a pile, and (zone, seat)")
         where = src[0]
         if where == STOCK:
             card = s.stock.pop()
@@ -212,12 +238,13 @@ class TableEngine(Engine):
             s.hands[src[1]].remove(card)
         elif where == PILE:
             k = src[1]
-            card = s.piles[k].pop()
+            pile = s.piles[k]
+            card = pile.pop()
             s.pile_counts[k][card] -= 1
-        elif where == ZONE:
+            s.suits[k] = self.cardset.colour[pile[-1]] if pile else -1
+            s.owners[k] = NO_SEAT  # who played the card now on top is not kept
+        else:  # ZONE
             s.zones[src[1]].remove(card)
-        else:
-            raise ValueError(f"cannot take a card from {src!r}")
         for hook in self.substitutions:
             dst = hook(self, card, src, dst)
         where = dst[0]
@@ -230,14 +257,15 @@ class TableEngine(Engine):
             s.suits[k] = self.cardset.colour[card]
         elif where == UNDER:
             k = dst[1]
-            s.piles[k].insert(0, card)
+            pile = s.piles[k]
+            pile.insert(0, card)
             s.pile_counts[k][card] += 1
+            if len(pile) == 1:  # under an empty pile is its top
+                s.suits[k] = self.cardset.colour[card]
         elif where == STOCK:
             s.stock.append(card)
-        elif where == ZONE:
+        else:  # ZONE
             s.zones[dst[1]].append(card)
-        else:
-            raise ValueError(f"cannot put a card in {dst!r}")
         if event:
             self._log.append((event, player, card, arg))
         return card

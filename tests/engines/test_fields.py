@@ -21,7 +21,7 @@ import eights
 from eights.cards import NO_CARD
 from eights.engines import engine_class
 from eights.engines.base import Engine, PlayerView
-from eights.engines.encoding import OneHot
+from eights.engines.encoding import Encoder, OneHot, Scaled
 from eights.engines.fields import (
     CORE_FIELDS,
     VISIBILITIES,
@@ -70,22 +70,25 @@ def positions(variant: str, options: dict[str, Any], count: int, seed: int = 0
 def test_compile_getter_refuses_a_bad_expression_naming_the_field() -> None:
     """A getter that is not a Python expression is a ValueError naming the field."""
     with pytest.raises(ValueError, match=r"view field 'pile_top': its getter 's\.piles\[0' "
-                                         r"is not an expression"):
+                                         r"is not one expression"):
         compile_getter("pile_top", "s.piles[0")
     with pytest.raises(ValueError, match="view field 'two'"):
         ViewField("two", "int", "doc", "s.stock +")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "SUSPECTED BUG (eights/engines/fields.py compile_getter): a getter that is not one "
-    "expression ('len(s.stock); s.hands', 'len(s.stock)  # n') compiles as a function "
-    "body, so the view reads it, but Encoder inlines it as '(expr)' and fails later with a "
-    "bare SyntaxError that does not name the field. compile_getter should refuse it."))
-@pytest.mark.parametrize("expr", ["len(s.stock); s.hands", "len(s.stock)  # n"])
+@pytest.mark.parametrize("expr", ["len(s.stock); s.hands", "x = len(s.stock)"])
 def test_compile_getter_refuses_what_is_not_one_expression(expr: str) -> None:
     """A getter must be one expression: the encoder writes it inline in its generated code."""
     with pytest.raises(ValueError, match="view field 'size'"):
         compile_getter("size", expr)
+
+
+def test_a_getter_is_kept_as_one_canonical_line() -> None:
+    """Comments and layout are dropped, so the expression inlines safely in the encoder."""
+    f = ViewField("size", "count", "doc", "len(s.stock)  # the stock\n", Scaled(10))
+    assert f.expr == "len(s.stock)"
+    game = eights.make_game("crazy_eights", seed=3)
+    assert Encoder([f], game.config).encode(game, 0)[0] == min(len(game.state.stock) / 10, 1)
 
 
 def test_compile_getter_reads_g_s_and_seat() -> None:
