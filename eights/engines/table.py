@@ -227,6 +227,22 @@ class TableEngine(Engine):
         becomes its top: the suit to follow is its colour.
         """
         s = self.state
+        if not self.substitutions:  # the two moves of every turn, straight
+            if src[0] == HAND and dst[0] == PILE:
+                s.hands[src[1]].remove(card)
+                k = dst[1]
+                s.piles[k].append(card)
+                s.pile_counts[k][card] += 1
+                s.suits[k] = self.cardset.colour[card]
+                if event:
+                    self._log.append((event, player, card, arg))
+                return card
+            if src[0] == STOCK and dst[0] == HAND:
+                card = s.stock.pop()
+                s.hands[dst[1]].append(card)
+                if event:
+                    self._log.append((event, player, card, arg))
+                return card
         if dst[0] not in _PLACES or src[0] not in _PLACES or src[0] == UNDER:
             raise ValueError(f"cannot move a card from {src!r} to {dst!r}: places are "
                              f"(hand, seat), (stock,), (pile, k), (under, k) to put a card "
