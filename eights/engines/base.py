@@ -550,11 +550,11 @@ class Engine:
             except ActionError as err:
                 raise IllegalActionError(
                     f"{err}; legal now: {', '.join(self.legal_texts())}") from None
-        if a not in self._legal_now:
-            raise IllegalActionError(
-                f"{self.variant}: {self.actions.texts[a]!r} is not legal for player "
-                f"{self.current_player} now; legal: {', '.join(self.legal_texts())}"
-            )
+            if a not in self._legal_now:
+                raise IllegalActionError(
+                    f"{self.variant}: {self.actions.texts[a]!r} is not legal for player "
+                    f"{self.current_player} now; legal: {', '.join(self.legal_texts())}"
+                )
         self._decisions.append(a)
         self.turn += 1
         self._apply(a)

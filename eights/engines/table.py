@@ -167,7 +167,8 @@ class TableEngine(Engine):
     def _settle(self) -> None:
         """:meth:`Engine._settle` with the frame dispatch inline (it runs after every step)."""
         limit = self.config.max_turns
-        legal_by, apply_by = self._legal_by_kind, self._apply_by_kind
+        legal_by, apply_by, resolves = self._legal_by_kind, self._apply_by_kind, bool(
+            self._resolve_by_kind)
         while not self.terminated:
             if self.turn >= limit:
                 self.truncated = True
@@ -182,14 +183,16 @@ class TableEngine(Engine):
             self.turn += 1
             agenda.pop()
             apply_by[frame.kind](self, frame, legal[0])
-            self._run_agenda()
+            if resolves:
+                self._run_agenda()
         self._legal_now = []
 
     def _apply(self, action: int) -> None:
         agenda = self.state.agenda
         frame = agenda.pop()
         self._apply_by_kind[frame.kind](self, frame, action)
-        self._run_agenda()
+        if self._resolve_by_kind:
+            self._run_agenda()
 
     def _run_agenda(self) -> None:
         """Resolve effect frames on top of the agenda until a decision is at the top."""
