@@ -42,9 +42,6 @@ DEAL_TRIES = 50
 #: (engine class, config) -> copies of each card id in its full deck
 _DECK_COUNTS: dict[tuple[type, GameConfig], tuple[int, ...]] = {}
 _PENDING_SCALE = 20.0
-#: (wild rank, suit to follow, top card's rank) -> the cards that may go on it (a cache:
-#: finding a hand's playable cards is one set intersection)
-_FITS: dict[tuple[int, int, int], frozenset[int]] = {}
 
 
 def pile_blocks(play_when: str, draw_when: str, pass_when: str) -> list[Block]:
@@ -331,13 +328,13 @@ class PileEngine(TableEngine):
     def _playable_cards(self, hand: list[int]) -> list[int]:
         """The distinct cards of ``hand`` that :meth:`playable` allows, ascending."""
         s = self.state
-        key = (self.wild_rank, s.suits[0], RANK[s.piles[0][-1]])
-        fits = _FITS.get(key)
-        if fits is None:
-            wild, suit, rank = key
-            fits = _FITS[key] = frozenset(c for c in range(NUM_KINDS)
-                                          if RANK[c] in (wild, rank) or SUIT[c] == suit)
-        return sorted(fits.intersection(hand))
+        suit, ranks = s.suits[0], (self.wild_rank, RANK[s.piles[0][-1]])
+        out: list[int] = []
+        for c in hand:
+            if (RANK[c] in ranks or SUIT[c] == suit) and c not in out:
+                out.append(c)
+        out.sort()
+        return out
 
     def can_draw(self) -> bool:
         s = self.state
