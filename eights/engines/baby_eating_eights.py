@@ -369,12 +369,11 @@ class Allies(Encoding):
     def bind(self, config):
         n = config.num_players
 
-        def write(idx, val, out, off, value, seat):
+        def write(out, off, value, seat):
             mine = value[seat]
             for k in range(1, n):
                 if value[(seat + k) % n] == mine:
-                    idx.append(off + k - 1)
-                    val.append(1.0)
+                    out[off + k - 1] = 1.0
         return n - 1, write
 
     def describe(self, config):

@@ -5,11 +5,14 @@ Each encoded :class:`~eights.engines.fields.ViewField` names an
 per-seat values). :class:`Encoder` lays them out for one config and writes an
 observation straight from the engine. It generates one Python function per
 config from the declarations (the way :mod:`dataclasses` writes ``__init__``):
-each field's getter expression and each encoding's code inline, sparse
-features gathered in two lists and written with one ``put``, pile counts
-copied as one slice from the state's bytes. No view is built, and no call is
-made per feature. ``encode_view`` writes a view object's fields through the
-same encodings' plain writers; the two agree for every position (tested).
+each field's getter expression and each encoding's code inline, writing
+straight into one preallocated buffer (zeroed, filled, and returned as a
+copy, so an observation an agent keeps never changes under it), pile counts
+as one slice from the state's bytes. No view is built, no list is gathered
+and no call is made per feature. ``encode_view`` writes a view object's
+fields through the same encodings' plain writers; the two agree for every
+position (tested). An encoder writes one observation at a time: use one per
+thread.
 """
 
 from __future__ import annotations
@@ -50,9 +53,9 @@ class Source:
 
 
 # ------------------------------------------------------------------ encodings
-#: ``write(idx, val, out, off, value, seat)``: a bound encoding adds its sparse features to
-#: ``idx``/``val`` (written into the buffer in one ``put``) or writes dense ones into ``out``
-Writer = Callable[[list, list, np.ndarray, int, Any, int], None]
+#: ``write(out, off, value, seat)``: a bound encoding writes its features into the zeroed
+#: buffer ``out`` from offset ``off``
+Writer = Callable[[np.ndarray, int, Any, int], None]
 
 
 class Encoding:
@@ -67,7 +70,7 @@ class Encoding:
         """Code that adds the features of the value in local ``v`` at offset ``off``.
         By default a call of the bound writer; an encoding may write itself inline."""
         write = self.bind(config)[1]
-        out.line(f"{out.const(write)}(idx, val, out, {off}, {v}, seat)")
+        out.line(f"{out.const(write)}(out, {off}, {v}, seat)")
 
     def describe(self, config: GameConfig) -> str:
         """Words for the observation table's "meaning" column."""
@@ -93,18 +96,16 @@ class OneHot(Encoding):
     def bind(self, config):
         size, first = _size_of(self.size, config), self.first
 
-        def write(idx, val, out, off, value, seat):
+        def write(out, off, value, seat):
             i = value - first
             if 0 <= i < size:
-                idx.append(off + i)
-                val.append(1.0)
+                out[off + i] = 1.0
         return size, write
 
     def source(self, config, off, v, out):
         size, first = _size_of(self.size, config), self.first
         out.line(f"if {first} <= {v} < {first + size}:")
-        out.line(f"    idx.append({off - first} + {v})")
-        out.line("    val.append(1.0)")
+        out.line(f"    out[{off - first} + {v}] = 1.0")
 
     def describe(self, config):
         return "one-hot"
@@ -119,15 +120,13 @@ class Choice(Encoding):
     def bind(self, config):
         index = {name: i for i, name in enumerate(self.names)}
 
-        def write(idx, val, out, off, value, seat):
-            idx.append(off + index[value])
-            val.append(1.0)
+        def write(out, off, value, seat):
+            out[off + index[value]] = 1.0
         return len(self.names), write
 
     def source(self, config, off, v, out):
         index = out.const({name: off + i for i, name in enumerate(self.names)})
-        out.line(f"idx.append({index}[{v}])")
-        out.line("val.append(1.0)")
+        out.line(f"out[{index}[{v}]] = 1.0")
 
     def describe(self, config):
         return "one-hot: " + ", ".join(self.names)
@@ -142,19 +141,17 @@ class Scaled(Encoding):
     def bind(self, config):
         inv = 1.0 / _scale_of(self.scale, config)
 
-        def write(idx, val, out, off, value, seat):
+        def write(out, off, value, seat):
             if value:
                 x = value * inv
-                idx.append(off)
-                val.append(x if x < 1.0 else 1.0)
+                out[off] = x if x < 1.0 else 1.0
         return 1, write
 
     def source(self, config, off, v, out):
         inv = 1.0 / _scale_of(self.scale, config)
         out.line(f"if {v}:")
         out.line(f"    x = {v} * {inv!r}")
-        out.line(f"    idx.append({off})")
-        out.line("    val.append(x if x < 1.0 else 1.0)")
+        out.line(f"    out[{off}] = x if x < 1.0 else 1.0")
 
     def describe(self, config):
         return f"/ {_scale_of(self.scale, config):g}, at most 1"
@@ -169,16 +166,14 @@ class Flag(Encoding):
     def bind(self, config):
         on = self.on
 
-        def write(idx, val, out, off, value, seat):
+        def write(out, off, value, seat):
             if (value if on is None else value == on):
-                idx.append(off)
-                val.append(1.0)
+                out[off] = 1.0
         return 1, write
 
     def source(self, config, off, v, out):
         out.line(f"if {v}:" if self.on is None else f"if {v} == {self.on!r}:")
-        out.line(f"    idx.append({off})")
-        out.line("    val.append(1.0)")
+        out.line(f"    out[{off}] = 1.0")
 
     def describe(self, config):
         return "1 or 0" if self.on is None else f"1 when {self.on}, else 0"
@@ -186,7 +181,8 @@ class Flag(Encoding):
 
 @dataclasses.dataclass(frozen=True)
 class CardList(Encoding):
-    """A sorted tuple of card ids as copies per card / ``copies`` (the decks in play)."""
+    """A sorted tuple of card ids as copies per card / ``copies`` (the decks in play); with
+    one copy of each card in play no card can come twice."""
 
     cards: int | Callable[[GameConfig], int]
     copies: float | Callable[[GameConfig], float] = 1
@@ -195,27 +191,24 @@ class CardList(Encoding):
         size = _size_of(self.cards, config)
         inv = 1.0 / _scale_of(self.copies, config)
 
-        def write(idx, val, out, off, value, seat):
-            prev = -1
-            for c in value:  # sorted: copies of a card are adjacent
-                if c == prev:
-                    val[-1] += inv
-                else:
-                    idx.append(off + c)
-                    val.append(inv)
-                    prev = c
+        def write(out, off, value, seat):
+            for c in value:
+                out[off + c] += inv
         return size, write
 
     def source(self, config, off, v, out):
         inv = 1.0 / _scale_of(self.copies, config)
-        out.line("prev = -1")
-        out.line(f"for c in {v}:")
-        out.line("    if c == prev:")
-        out.line(f"        val[-1] += {inv!r}")
-        out.line("    else:")
-        out.line(f"        idx.append({off} + c)")
-        out.line(f"        val.append({inv!r})")
-        out.line("        prev = c")
+        if inv == 1.0:  # one deck: no card twice in a hand
+            out.line(f"for c in {v}:")
+            out.line(f"    out[{off} + c] = 1.0")
+        else:
+            out.line("prev = -1")
+            out.line(f"for c in {v}:")
+            out.line("    if c == prev:")
+            out.line(f"        out[{off} + c] += {inv!r}")
+            out.line("    else:")
+            out.line(f"        out[{off} + c] = {inv!r}")
+            out.line("        prev = c")
 
     def describe(self, config):
         copies = _scale_of(self.copies, config)
@@ -234,7 +227,7 @@ class CardCounts(Encoding):
         size = _size_of(self.cards, config)
         inv = np.float32(1.0 / _scale_of(self.copies, config))
 
-        def write(idx, val, out, off, value, seat):
+        def write(out, off, value, seat):
             counts = (np.frombuffer(value, np.uint8, size)
                       if isinstance(value, (bytes, bytearray)) else value[:size])
             if inv == 1.0:
@@ -258,12 +251,11 @@ class Seat(Encoding):
     def bind(self, config):
         n, skip = config.num_players, int(self.others)
 
-        def write(idx, val, out, off, value, seat):
+        def write(out, off, value, seat):
             if value >= 0:
                 k = (value - seat) % n - skip
                 if k >= 0:
-                    idx.append(off + k)
-                    val.append(1.0)
+                    out[off + k] = 1.0
         return n - skip, write
 
     def source(self, config, off, v, out):
@@ -271,8 +263,7 @@ class Seat(Encoding):
         out.line(f"if {v} >= 0:")
         out.line(f"    k = ({v} - seat) % {n} - {skip}")
         out.line("    if k >= 0:")
-        out.line(f"        idx.append({off} + k)")
-        out.line("        val.append(1.0)")
+        out.line(f"        out[{off} + k] = 1.0")
 
     def describe(self, config):
         return ("one-hot, relative seat (the next seat first)" if self.others
@@ -292,9 +283,9 @@ class PerSeat(Encoding):
         width, inner = self.each.bind(config)
         steps = tuple((k, (k - skip) * width) for k in range(skip, n))
 
-        def write(idx, val, out, off, value, seat):
+        def write(out, off, value, seat):
             for k, at in steps:
-                inner(idx, val, out, off + at, value[(seat + k) % n], seat)
+                inner(out, off + at, value[(seat + k) % n], seat)
         return width * (n - skip), write
 
     def source(self, config, off, v, out):
@@ -337,22 +328,22 @@ class Encoder:
             pos += width
         self.size = pos
         self._plan = tuple(plan)
+        #: the buffer every observation is written into (its copy is returned)
+        self._buffer = np.zeros(pos, dtype=np.float32)
         self.source = self._generate()
         self.encode: Callable[[Any, int], np.ndarray] = self._compile()
 
     def _generate(self) -> Source:
         src = Source()
         src.line("s = g.state")
-        src.line(f"out = np.zeros({self.size}, np.float32)")
-        src.line("idx = []")
-        src.line("val = []")
+        src.line(f"out = {src.const(self._buffer)}")
+        src.line("out.fill(0.0)")
         for f, off, _ in self._plan:
             v = src.local()
             src.line(f"# {f.name}")
             src.line(f"{v} = {self._value(f, src)}")
             f.encoding.source(self.config, off, v, src)
-        src.line("out.put(idx, val)")
-        src.line("return out")
+        src.line("return out.copy()")
         return src
 
     @staticmethod
@@ -375,12 +366,9 @@ class Encoder:
     def encode_view(self, view: PlayerView) -> np.ndarray:
         """The observation a view holds (the same vector :meth:`encode` gives its seat)."""
         out = np.zeros(self.size, dtype=np.float32)
-        idx: list[int] = []
-        val: list[float] = []
         seat = view.seat
         for f, off, write in self._plan:
-            write(idx, val, out, off, getattr(view, f.name), seat)
-        out.put(idx, val)
+            write(out, off, getattr(view, f.name), seat)
         return out
 
     def table(self) -> str:
