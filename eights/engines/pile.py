@@ -131,7 +131,9 @@ def pile_fields(*, cards: int, total_cards: Any, score_scale: Any, phases: Seque
     features, placed before the per-seat parts. ``cards`` is how many card ids
     the encodings span, ``total_cards`` (a number or a function of the config)
     scales hand and stock sizes, ``score_scale`` the scores. ``match``: the
-    variant plays hands in a match (its views count them).
+    variant plays hands in a match (its views count them and its observation
+    holds the scores; without matches scores come only at the end, so they are
+    not encoded).
     """
     return (
         core("hand", CardList(cards, _decks), "copies of each card in the observer's hand"),
@@ -154,7 +156,7 @@ def pile_fields(*, cards: int, total_cards: Any, score_scale: Any, phases: Seque
                   "included) and its copies",
                   "bytes(s.pile_counts[0])", CardCounts(cards, _decks),
                   feature="discards"),
-        core("scores", PerSeat(Scaled(score_scale)), "match scores"),
+        core("scores", PerSeat(Scaled(score_scale)) if match else None, "match scores"),
         *([ViewField("hand_number", "count", "hands played before this one in a match (0 in a "
                      "single hand)",
                      "s.hand_number")] if match else []),
