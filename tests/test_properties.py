@@ -97,12 +97,14 @@ def test_views_ignore_hidden_cards(pair: tuple[str, dict]) -> None:
                 if drawn_card(game) >= 0 and seat != game.current_player:
                     seat = game.current_player  # a drawn card is the drawer's to see
                 before = game.view(seat)
+                observed = encoder.encode(game, seat)  # read from the engine itself
+                assert (observed == encoder.encode_view(before)).all()
                 snap = game.snapshot()
                 shuffle_hidden(game, seat, rng)
                 after = game.view(seat)
                 assert after == before
                 assert after.history() == before.history()
-                assert (encoder.encode_view(after) == encoder.encode_view(before)).all()
+                assert (encoder.encode(game, seat) == observed).all()
                 game.restore(snap)
                 checked += 1
             legal = game.legal_actions()
