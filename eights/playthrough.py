@@ -19,7 +19,6 @@ from .cards import NO_CARD, SUITS, card_text
 from .engines import make_game
 from .engines.base import Event, PlayerView
 from .engines.fields import value_text
-from .envs import env_module
 
 
 def event_text(e: Event) -> str:
@@ -55,7 +54,7 @@ def playthrough(variant: str, seed: int, actions_seed: int = 0, **config: Any) -
     to thousands of turns.
     """
     game = make_game(variant, seed=seed, **config)
-    encoder = env_module(variant).encoder(game.config)
+    encoder = game.encoder(game.config)
     rng = random.Random(actions_seed)
     lines = [f"variant: {variant}", f"config: {game.config.to_dict()}", f"seed: {seed}",
              f"actions_seed: {actions_seed}", ""]

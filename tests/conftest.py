@@ -9,11 +9,10 @@ from eights.engines import VARIANTS
 
 def drawn_card(game) -> int:
     """The card the player to act just drew and is deciding whether to play (-1 if none):
-    it is theirs alone to see."""
-    agenda = getattr(game.state, "agenda", None)
-    if agenda is None:  # an engine not on the table core
-        return game.state.drawn
-    return agenda[-1].args[0] if agenda and agenda[-1].kind == "after_draw" else -1
+    it is theirs alone to see. Read from their view (variants without the field: none)."""
+    if game.game_over:
+        return -1
+    return getattr(game.view(game.current_player), "drawn_card", -1)
 
 
 def available_variants() -> list[str]:

@@ -18,18 +18,11 @@
 from __future__ import annotations
 
 from ..cards import RANK, SUIT
-from ..engines.baby_eating_eights import (
-    ACTIONS,
-    BOTTOM,
-    JOKER_PLAY,
-    KING_OF_HEARTS,
-    TARGET,
-    BabyEatingView,
-)
+from ..engines.baby_eating_eights import ACTIONS, CARD_OF_ACTION, KING_OF_HEARTS, BabyEatingView
 from .base import Agent
 from .heuristic import best_suit
 
-SUIT_BLOCK = ACTIONS["suit"]
+SUIT_BLOCK, TARGET_BLOCK, BOTTOM_BLOCK = ACTIONS["suit"], ACTIONS["target"], ACTIONS["bottom"]
 DRAW, PASS = ACTIONS["draw"].id(), ACTIONS["pass"].id()
 
 #: how much a card hurts the next player, by rank (0: a joker)
@@ -50,23 +43,19 @@ class BabyEatingHeuristic(Agent):
         if suits:
             wanted = SUIT_BLOCK.id(best_suit(view.hand))
             return wanted if wanted in legal else suits[0]
-        targets = [a for a in legal if TARGET <= a < BOTTOM]
+        targets = [a for a in legal if a in TARGET_BLOCK]
         if targets:
             return self._target(view, targets)
-        bottoms = [a for a in legal if a >= BOTTOM]
+        bottoms = [a for a in legal if a in BOTTOM_BLOCK]
         if bottoms:
             return self._bottom(view, bottoms)
-        plays = [a for a in legal if a in ACTIONS["play"] or a in ACTIONS["play_joker"]]
+        plays = [a for a in legal if CARD_OF_ACTION[a] >= 0]
         if view.phase == "jack round":
             best = best_suit(view.hand)
-            return max(plays, key=lambda a: (SUIT[a] == best, -a))
+            return max(plays, key=lambda a: (SUIT[CARD_OF_ACTION[a]] == best, -a))
         if not plays:
             return PASS if PASS in legal else (DRAW if DRAW in legal else legal[0])
-        return max(plays, key=lambda a: (self._score(view, self._card(a)), -a))
-
-    @staticmethod
-    def _card(action: int) -> int:
-        return action - JOKER_PLAY + 52 if action >= JOKER_PLAY else action
+        return max(plays, key=lambda a: (self._score(view, CARD_OF_ACTION[a]), -a))
 
     def _opponents(self, view: BabyEatingView) -> list[int]:
         mine = view.teams[view.seat]
@@ -90,8 +79,8 @@ class BabyEatingHeuristic(Agent):
 
     def _target(self, view: BabyEatingView, targets: list[int]) -> int:
         opponents = set(self._opponents(view))
-        pool = [a for a in targets if a - TARGET in opponents] or targets
-        return min(pool, key=lambda a: (view.hand_sizes[a - TARGET], a))
+        pool = [a for a in targets if ACTIONS.value(a) in opponents] or targets
+        return min(pool, key=lambda a: (view.hand_sizes[ACTIONS.value(a)], a))
 
     @staticmethod
     def _bottom(view: BabyEatingView, bottoms: list[int]) -> int:
@@ -101,7 +90,7 @@ class BabyEatingHeuristic(Agent):
                 counts[SUIT[c]] += 1
 
         def keep_value(a: int) -> tuple:
-            c = a - BOTTOM
+            c = ACTIONS.value(a)
             rank = RANK[c]
             wild = rank in (0, 8) or c == KING_OF_HEARTS
             return (wild, rank in ATTACK, counts[SUIT[c]] if SUIT[c] >= 0 else 9, -a)

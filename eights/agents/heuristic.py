@@ -60,8 +60,7 @@ class PileHeuristic(Agent):
         plays = [a for a in legal if a in play]
         if not plays:
             return draw if draw in legal else legal[0]
-        # a play's id is its card's (the block covers the 52 cards from id 0)
-        return max(plays, key=lambda c: (self._score(view, engine, c), -c))
+        return max(plays, key=lambda a: (self._score(view, engine, actions.value(a)), -a))
 
     @staticmethod
     def _best_suit(view: PlayerView) -> int:

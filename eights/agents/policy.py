@@ -433,7 +433,6 @@ def check_model(net: NumpyPolicy, meta: dict[str, Any], variant: str, path: Any)
     action count, so a wrong file fails when it is loaded, not mid-game.
     """
     from ..engines import engine_class
-    from ..envs import env_module
 
     name = repr(str(path))
     if meta.get("variant") != variant:
@@ -447,7 +446,7 @@ def check_model(net: NumpyPolicy, meta: dict[str, Any], variant: str, path: Any)
         config = cls.Config.from_options(**options)
     except (ConfigError, TypeError) as err:
         raise ConfigError(f"model {name}'s config is not a {variant} config ({err})") from None
-    size = env_module(variant).encoder(config).size
+    size = cls.encoder(config).size
     declared = meta.get("observation_size")
     if declared != size:
         raise ConfigError(f"model {name} says it takes {declared!r} observation features, but "
@@ -501,9 +500,9 @@ class PolicyAgent(Agent):
             raise ConfigError(f"model {str(self.path)!r} plays {self._loaded_for}-player "
                               f"{self.variant}, not {n} players")
         if config is not self._encoder_config:
-            from ..envs import env_module
+            from ..engines import engine_class
 
-            encoder = env_module(self.variant).encoder(config)
+            encoder = engine_class(self.variant).encoder(config)
             if encoder.size != self.metadata["observation_size"]:
                 raise ConfigError(
                     f"model {str(self.path)!r} expects {self.metadata['observation_size']} "

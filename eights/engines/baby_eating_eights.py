@@ -115,10 +115,11 @@ ACTIONS = ActionSpace(
     Block("bottom", "bottom {card}", cards(range(NUM_KINDS)),
           when="Four in a Row: the card of your hand you put under the pile"),
 )
-JOKER_PLAY = ACTIONS["play_joker"].start    # "play RJ" 58, "play BJ" 59
-TARGET = ACTIONS["target"].start            # "target 0" .. "target 16": 60..76
-BOTTOM = ACTIONS["bottom"].start            # "bottom <card>": 77 + card id
 NUM_ACTIONS = len(ACTIONS)                  # 131
+#: action id of "target <seat>", by seat
+TARGET_ACTION: tuple[int, ...] = ACTIONS["target"].ids_by_value(MAX_PLAYERS)
+#: action id of "bottom <card>", by card id
+BOTTOM_ACTION: tuple[int, ...] = ACTIONS["bottom"].ids_by_value(NUM_KINDS)
 
 #: action id of "play <card>", by card id
 PLAY_ACTION: tuple[int, ...] = tuple(range(NUM_STANDARD)) + (
@@ -487,8 +488,8 @@ class BabyEatingEightsGame(PileEngine):
         self.guarantee = RED_JOKER if cfg.guarantee_joker == "RJ" else BLACK_JOKER
         self.other_joker = BLACK_JOKER + RED_JOKER - self.guarantee
         self.threshold = cfg.guarantee_cards_per_player * n
-        self._targets = list(range(TARGET, TARGET + n))
-        self._seven_targets = [[TARGET + t for t in range(n) if t != p] for p in range(n)]
+        self._targets = list(TARGET_ACTION[:n])
+        self._seven_targets = [[TARGET_ACTION[t] for t in range(n) if t != p] for p in range(n)]
         super()._begin(seed, deck, first_player)
 
     @property
@@ -651,7 +652,7 @@ class BabyEatingEightsGame(PileEngine):
         return self._targets[:]
 
     def five_apply(self, frame: Frame, a: int) -> None:
-        t = a - TARGET
+        t = ACTIONS.value(a)
         self._log.append(("five", frame.seat, NO_CARD, t))
         self._force_draw(t, 1)
 
@@ -659,7 +660,7 @@ class BabyEatingEightsGame(PileEngine):
         return self._seven_targets[frame.seat][:]
 
     def seven_apply(self, frame: Frame, a: int) -> None:
-        self._swap(frame.seat, a - TARGET)
+        self._swap(frame.seat, ACTIONS.value(a))
 
     # ------------------------------------------------------------ effects
     def effect_resolve(self, frame: Frame) -> None:
@@ -878,12 +879,12 @@ class BabyEatingEightsGame(PileEngine):
         self.push("bottom", frame.seat, self.num_players)
 
     def bottom_legal(self, frame: Frame) -> list[int]:
-        return [BOTTOM + c for c in sorted(set(self.state.hands[frame.seat]))]
+        return [BOTTOM_ACTION[c] for c in sorted(set(self.state.hands[frame.seat]))]
 
     def bottom_apply(self, frame: Frame, a: int) -> None:
         s = self.state
         seat, (left,) = frame.seat, frame.args
-        self.move(("hand", seat), ("under", 0), a - BOTTOM, "bottom", seat)
+        self.move(("hand", seat), ("under", 0), ACTIONS.value(a), "bottom", seat)
         left -= 1
         if s.victim >= 0:
             self._check_mode_end()

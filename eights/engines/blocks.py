@@ -152,6 +152,15 @@ class ActionSpace(ActionSet):
         """``(block, args)`` of an action id (or text)."""
         return self._decode[self.coerce(action)]
 
+    def value(self, action: int) -> int:
+        """The argument of a one-parameter action (the card of ``play 8S``, the seat of
+        ``target 2``): what code reads instead of subtracting a block's first id."""
+        block, args = self._decode[self.coerce(action)]
+        if len(args) != 1:
+            raise ValueError(f"action {self.texts[action]!r} (block {block.name!r}) has "
+                             f"{len(args)} arguments, not one")
+        return args[0]
+
     def table(self) -> str:
         """The Markdown action table of the env docs: ids, text form, when it is legal."""
         rows = ["| id | text | when |", "| --- | --- | --- |"]

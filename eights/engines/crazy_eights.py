@@ -96,9 +96,8 @@ class CrazyEightsGame(PileEngine):
 
     # ---------------------------------------------------------------- turn
     def turn_legal(self, frame: Frame) -> list[int]:
-        s = self.state
-        legal = self._playable_cards(s.hands[frame.seat])
-        if s.stock or len(s.piles[0]) > 1:  # can_draw(): the discards rebuild the stock
+        legal = self._playable_cards(self.state.hands[frame.seat])
+        if self.can_draw():
             legal.append(self.DRAW)
         elif not legal:
             legal.append(self.PASS)

@@ -27,6 +27,7 @@ or decline to challenge), ``last card`` (58) and ``challenge`` (59).
 from __future__ import annotations
 
 import dataclasses
+import random
 from typing import Any, ClassVar
 
 from ..cards import ACE, NO_CARD, NUM_STANDARD, QUEEN, RANK
@@ -34,7 +35,15 @@ from ..config import option
 from .blocks import ActionSpace, Block
 from .encoding import Seat
 from .fields import ViewField
-from .pile import NO_SEAT, PileConfig, PileEngine, pending_field, pile_blocks, pile_fields
+from .pile import (
+    NO_SEAT,
+    PileConfig,
+    PileEngine,
+    PileState,
+    pending_field,
+    pile_blocks,
+    pile_fields,
+)
 from .table import Frame
 
 EIGHT, TWO = 8, 2
@@ -284,6 +293,11 @@ class LiveryEightsGame(PileEngine):
             self.push("challenge", following, offender, nxt)
 
     # ---------------------------------------------------------------- determinization
+    def _state_from_view(self, view: Any, rng: random.Random) -> PileState:
+        s = super()._state_from_view(view, rng)
+        s.pending[0] = view.pending_draw
+        return s
+
     def _agenda_from_view(self, view: Any) -> list[Frame]:
         """A call or a challenge window: the seat after the top card's trick plays next (it
         is public: the seat in the window, or the offender, played the top card)."""

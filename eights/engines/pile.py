@@ -506,7 +506,6 @@ class PileEngine(TableEngine):
         self.state = s
         self.set_pile(0, self._discard_from_view(view))
         s.suits[0] = view.active_suit
-        s.pending[0] = getattr(view, "pending_draw", 0)
         s.direction, s.scores = view.direction, list(view.scores)
         s.hand_number, s.stuck = getattr(view, "hand_number", 0), view.stuck
         s.drew_suit, s.drew_rank = list(view.drew_on_suit), list(view.drew_on_rank)

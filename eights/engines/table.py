@@ -164,29 +164,6 @@ class TableEngine(Engine):
         frame = self.state.agenda[-1]
         return self._legal_by_kind[frame.kind](self, frame)
 
-    def _settle(self) -> None:
-        """:meth:`Engine._settle` with the frame dispatch inline (it runs after every step)."""
-        limit = self.config.max_turns
-        legal_by, apply_by, resolves = self._legal_by_kind, self._apply_by_kind, bool(
-            self._resolve_by_kind)
-        while not self.terminated:
-            if self.turn >= limit:
-                self.truncated = True
-                self._log.append(("truncated", -1, NO_CARD, self.turn))
-                break
-            agenda = self.state.agenda
-            frame = agenda[-1]
-            legal = legal_by[frame.kind](self, frame)
-            if len(legal) != 1:
-                self._legal_now = legal
-                return
-            self.turn += 1
-            agenda.pop()
-            apply_by[frame.kind](self, frame, legal[0])
-            if resolves:
-                self._run_agenda()
-        self._legal_now = []
-
     def _apply(self, action: int) -> None:
         agenda = self.state.agenda
         frame = agenda.pop()
@@ -230,22 +207,6 @@ class TableEngine(Engine):
         becomes its top: the suit to follow is its colour.
         """
         s = self.state
-        if not self.substitutions:  # the two moves of every turn, straight
-            if src[0] == HAND and dst[0] == PILE:
-                s.hands[src[1]].remove(card)
-                k = dst[1]
-                s.piles[k].append(card)
-                s.pile_counts[k][card] += 1
-                s.suits[k] = self.cardset.colour[card]
-                if event:
-                    self._log.append((event, player, card, arg))
-                return card
-            if src[0] == STOCK and dst[0] == HAND:
-                card = s.stock.pop()
-                s.hands[dst[1]].append(card)
-                if event:
-                    self._log.append((event, player, card, arg))
-                return card
         if dst[0] not in _PLACES or src[0] not in _PLACES or src[0] == UNDER:
             raise ValueError(f"cannot move a card from {src!r} to {dst!r}: places are "
                              f"(hand, seat), (stock,), (pile, k), (under, k) to put a card "

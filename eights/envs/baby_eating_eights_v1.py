@@ -6,9 +6,7 @@ from ..engines.baby_eating_eights import BabyEatingEightsGame
 from .base import variant_env
 from .docs import env_docstring
 
-#: the observation encoder at a config (from the declared view fields)
-encoder = BabyEatingEightsGame.encoder
-raw_env, env = variant_env(BabyEatingEightsGame, encoder, __name__)
+raw_env, env = variant_env(BabyEatingEightsGame, __name__)
 
 __doc__ = env_docstring(
     BabyEatingEightsGame, __name__,

@@ -67,6 +67,7 @@ from pettingzoo import AECEnv
 from ..actions import ActionError, is_action_id
 from ..config import ConfigError
 from ..engines.base import Engine, IllegalActionError
+from ..engines.table import TableEngine
 from ..variants import REGISTRY
 
 RESET_OPTIONS = ("deck", "first_player")
@@ -129,7 +130,7 @@ class EightsEnv(AECEnv):
         "render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1,
     }
 
-    def __init__(self, engine_cls: type[Engine], encoder_factory: Callable[[Any], Any],
+    def __init__(self, engine_cls: type[TableEngine],
                  render_mode: str | None = None, illegal_action: str = "raise",
                  illegal_reward: float = -1.0, render_seat: int | str | None = None,
                  **options: Any):
@@ -147,7 +148,7 @@ class EightsEnv(AECEnv):
         self.illegal_reward = check_illegal_reward(illegal_reward)
         self.config = engine_cls.Config.from_options_beside(options, ENV_OPTIONS, "env")
         self.engine = engine_cls(self.config, seed=0)
-        self.encoder = encoder_factory(self.config)
+        self.encoder = engine_cls.encoder(self.config)
         self.metadata = dict(self.metadata, name=module_name(engine_cls))
         n = self.config.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -295,8 +296,8 @@ class EightsEnv(AECEnv):
         pass
 
 
-def variant_env(engine_cls: type[Engine], encoder_factory: Callable[[Any], Any],
-                module: str) -> tuple[type[EightsEnv], Callable[..., AECEnv]]:
+def variant_env(engine_cls: type[TableEngine], module: str
+                ) -> tuple[type[EightsEnv], Callable[..., AECEnv]]:
     """A variant module's ``raw_env`` class and ``env`` function, PettingZoo style.
 
     ``env`` returns the raw env itself: it checks call order and action
@@ -305,7 +306,7 @@ def variant_env(engine_cls: type[Engine], encoder_factory: Callable[[Any], Any],
 
     class raw_env(EightsEnv):  # PettingZoo names the unwrapped env class raw_env
         def __init__(self, **options: Any):
-            super().__init__(engine_cls, encoder_factory, **options)
+            super().__init__(engine_cls, **options)
 
     def env(**options: Any) -> AECEnv:
         """The env. ``options`` are the env options (``render_mode``, ``render_seat``,

@@ -6,9 +6,7 @@ from ..engines.crazy_eights import CrazyEightsGame
 from .base import variant_env
 from .docs import env_docstring
 
-#: the observation encoder at a config (from the declared view fields)
-encoder = CrazyEightsGame.encoder
-raw_env, env = variant_env(CrazyEightsGame, encoder, __name__)
+raw_env, env = variant_env(CrazyEightsGame, __name__)
 
 __doc__ = env_docstring(
     CrazyEightsGame, __name__,

@@ -6,9 +6,7 @@ from ..engines.livery_eights import LiveryEightsGame
 from .base import variant_env
 from .docs import env_docstring
 
-#: the observation encoder at a config (from the declared view fields)
-encoder = LiveryEightsGame.encoder
-raw_env, env = variant_env(LiveryEightsGame, encoder, __name__)
+raw_env, env = variant_env(LiveryEightsGame, __name__)
 
 __doc__ = env_docstring(
     LiveryEightsGame, __name__,

@@ -32,6 +32,7 @@ from ..cards import NO_CARD, NUM_KINDS, RANK_TEXT, SUITS, CardError, card_text, 
 from ..config import GameConfig
 from ..engines import engine_class
 from ..engines.base import Event, PlayerView, SeatHistory
+from ..engines.table import Frame
 from .errors import ProtocolError
 from .view_rules import Known, RequiredWhile, rules_for
 
@@ -241,8 +242,6 @@ def _card_counts(path: str, value: Any) -> bytes:
 def _frames(path: str, value: Any, n: int, cls: type[PlayerView]) -> tuple:
     """An agenda back as :class:`~eights.engines.table.Frame` tuples, every kind and
     argument checked against the engine's declaration."""
-    from ..engines.table import Frame
-
     arg_kinds = cls.frame_args
     out = []
     for i, item in enumerate(_list(path, value)):

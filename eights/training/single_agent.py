@@ -42,7 +42,6 @@ from ..actions import is_action_id
 from ..config import ConfigError
 from ..engines import engine_class
 from ..engines.base import IllegalActionError
-from ..envs import env_module
 from ..envs.base import check_illegal_reward
 from .opponents import OpponentPool
 
@@ -72,7 +71,7 @@ class SingleAgentEnv(gym.Env):
         self.variant = variant
         self.config = cls.Config.from_options_beside(options, self.WRAPPER_OPTIONS, "wrapper")
         self.engine = cls(self.config, seed=0)
-        self.encoder = env_module(variant).encoder(self.config)
+        self.encoder = cls.encoder(self.config)
         n = self.config.num_players
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
                                  or not 0 <= seat < n):

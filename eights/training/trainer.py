@@ -37,7 +37,6 @@ from typing import Any
 
 from ..config import ConfigError
 from ..engines import engine_class
-from ..envs import env_module
 from .checkpoints import read_metadata, restore_checkpoint
 from .opponents import OpponentPool
 from .single_agent import SingleAgentEnv
@@ -203,8 +202,8 @@ def train(settings: TrainSettings, console: Any = None,
             vec_env.close()
             raise ConfigError(f"the checkpoint has trained {model.num_timesteps} timesteps "
                               f"already; ask for more than that with --timesteps")
-    observation_size = env_module(settings.variant).encoder(
-        engine_class(settings.variant).Config.from_options(**settings.game_options())).size
+    cls = engine_class(settings.variant)
+    observation_size = cls.encoder(cls.Config.from_options(**settings.game_options())).size
     monitor = TrainingMonitor(settings, run_dir, observation_size, console=console)
     started = time.perf_counter()
     try:

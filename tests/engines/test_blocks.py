@@ -220,16 +220,16 @@ def test_baby_eating_eights_action_ids() -> None:
     """Baby-Eating Eights: the pile actions, play RJ 58, play BJ 59, target 0..16 60-76,
     bottom <card> 77 + card id; 131 actions."""
     _check_pile_ids(BABY)
-    assert BABY.parse("play RJ") == 58 == baby.JOKER_PLAY
+    assert BABY.parse("play RJ") == 58 == BABY["play_joker"].start
     assert BABY.parse("play bj") == 59
     for seat in range(17):
         assert BABY.parse(f"target {seat}") == 60 + seat
         assert BABY["target"].id(seat) == 60 + seat
-    assert baby.TARGET == 60
+    assert BABY["target"].start == 60 == baby.TARGET_ACTION[0]
     for c in range(NUM_KINDS):
         assert BABY.parse(f"bottom {card_text(c)}") == 77 + c
     assert BABY.parse("bottom 8S") == 77 + 46
-    assert baby.BOTTOM == 77
+    assert BABY["bottom"].start == 77 == baby.BOTTOM_ACTION[0]
     assert len(BABY) == baby.NUM_ACTIONS == 131
     play_action = baby.PLAY_ACTION
     assert play_action == (*range(52), 58, 59)

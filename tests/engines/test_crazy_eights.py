@@ -888,7 +888,6 @@ def test_render_at_the_end_names_the_winners():
 def test_a_draw_shows_the_table_what_its_player_did_not_play_on():
     """The view records the suit to follow and the top rank at a seat's last draw until it
     plays again: everyone at the table sees it; the observation encodes it."""
-    from eights.envs import crazy_eights_v1
 
     h, c = SUITS.index("H"), SUITS.index("C")
     game = deal(["10C 3C 4C 5C 6C 7C 9C", "2D 3D 4D 5D 6D 7D 9D"], "10H",
@@ -902,7 +901,7 @@ def test_a_draw_shows_the_table_what_its_player_did_not_play_on():
     assert hand(game, 1).endswith("QS 4H")
     view = game.view(0)
     assert (view.drew_on_suit, view.drew_on_rank) == ((-1, c), (-1, 10))
-    encoder = crazy_eights_v1.encoder(game.config)
+    encoder = game.encoder(game.config)
     obs = encoder.encode_view(view)
     assert obs[encoder.offsets["drew_suit"] + c] == 1.0
     assert obs[encoder.offsets["drew_rank"] + 10 - 1] == 1.0
