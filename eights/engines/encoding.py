@@ -7,16 +7,21 @@ observation straight from the engine. It generates one Python function per
 config from the declarations (the way :mod:`dataclasses` writes ``__init__``):
 each field's getter expression and each encoding's code inline, writing
 straight into one preallocated buffer (zeroed, filled, and returned as a
-copy, so an observation an agent keeps never changes under it), pile counts
-as one slice from the state's bytes. No view is built, no list is gathered
-and no call is made per feature. ``encode_view`` writes a view object's
-fields through the same encodings' plain writers; the two agree for every
+copy, so an observation an agent keeps never changes under it). The code
+writes single features through a ``memoryview`` of the buffer (a numpy item
+assignment costs about twice as much) and card counts as byte lanes of the
+float32s (:class:`CardCounts`), so no numpy call is made per feature. A
+per-seat field read as ``tuple(X)`` or ``tuple(map(F, X))`` is read one seat
+at a time (``X[i]``, ``F(X[i])``), not gathered first. No view is built.
+``encode_view`` writes a view object's fields through the same encodings'
+plain writers; the two agree for every
 position (tested). An encoder writes one observation at a time: use one per
 thread.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -29,7 +34,12 @@ from .fields import ViewField
 
 
 class Source:
-    """Python source being generated: lines at an indentation, named constants, locals."""
+    """Python source being generated: lines at an indentation, named constants, locals.
+
+    In the encoder's code ``out`` is the observation buffer as a float32
+    ``memoryview`` (``out[i] = x``) and ``raw`` the same memory as a
+    ``bytearray`` (for byte-lane writes); ``seat`` is the reader and ``acting``
+    whether it is the seat to act."""
 
     def __init__(self) -> None:
         self.lines: list[str] = []
@@ -236,6 +246,22 @@ class CardCounts(Encoding):
                 np.multiply(counts, inv, out=out[off:off + size], casting="unsafe")
         return size, write
 
+    def source(self, config, off, v, out):
+        # A count c becomes the float32 c / copies. Its four bytes are four lookups of c
+        # (one table per byte lane), so the counts, as bytes, turn into floats with one
+        # bytes.translate and one strided bytearray write per lane that is ever non-zero.
+        size = _size_of(self.cards, config)
+        inv = 1.0 / _scale_of(self.copies, config)
+        floats = np.arange(256, dtype=np.float32) * np.float32(inv)
+        lanes = floats.view(np.uint8).reshape(256, 4)
+        counts = out.local()
+        out.line(f"{counts} = {v}[:{size}]")
+        for lane in range(4):
+            table = lanes[:, lane].tobytes()
+            if any(table):
+                start, stop = 4 * off + lane, 4 * (off + size) + lane
+                out.line(f"raw[{start}:{stop}:4] = {counts}.translate({out.const(table)})")
+
     def describe(self, config):
         copies = _scale_of(self.copies, config)
         return "copies of each card" + ("" if copies == 1 else f" / {copies:g}")
@@ -289,11 +315,16 @@ class PerSeat(Encoding):
         return width * (n - skip), write
 
     def source(self, config, off, v, out):
+        self.source_each(config, off, lambda i: f"{v}[{i}]", out)
+
+    def source_each(self, config, off, item: Callable[[str], str], out):
+        """Code for the values ``item(i)`` gives, one seat ``i`` at a time (an expression
+        of the seat's index), so no tuple of every seat's values is built first."""
         n, skip = config.num_players, int(self.others)
         width, _ = self.each.bind(config)
         for k in range(skip, n):
             w = out.local()
-            out.line(f"{w} = {v}[(seat + {k}) % {n}]")
+            out.line(f"{w} = {item(f'(seat + {k}) % {n}')}")
             self.each.source(config, off + (k - skip) * width, w, out)
 
     def describe(self, config):
@@ -302,6 +333,49 @@ class PerSeat(Encoding):
 
 
 # ------------------------------------------------------------------ the encoder
+def _inline(expr: str) -> str:
+    """A getter expression as the encoder writes it: ``g.current_player`` is read once, at
+    the top of the generated function, as ``cp``."""
+
+    class CurrentPlayer(ast.NodeTransformer):
+        def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+            if (node.attr == "current_player" and isinstance(node.value, ast.Name)
+                    and node.value.id == "g"):
+                return ast.copy_location(ast.Name("cp", ast.Load()), node)
+            return self.generic_visit(node)
+
+    return ast.unparse(CurrentPlayer().visit(ast.parse(expr, mode="eval")))
+
+
+def _plain(node: ast.expr) -> bool:
+    """A name, an attribute or a subscript of one: an indexable container read as it is."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return isinstance(node, ast.Name)
+
+
+def per_seat_item(expr: str | None) -> Callable[[str], str] | None:
+    """For a per-seat getter ``tuple(X)`` or ``tuple(map(F, X))`` (``X`` a plain
+    container), the expression of one seat's value, ``X[i]`` or ``F(X[i])``; else
+    ``None``."""
+    if expr is None:
+        return None
+    node = ast.parse(expr, mode="eval").body
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "tuple" and len(node.args) == 1 and not node.keywords):
+        return None
+    inner = node.args[0]
+    if (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name)
+            and inner.func.id == "map" and len(inner.args) == 2 and not inner.keywords
+            and _plain(inner.args[0]) and _plain(inner.args[1])):
+        func, seq = (_inline(ast.unparse(a)) for a in inner.args)
+        return lambda i: f"{func}({seq}[{i}])"
+    if _plain(inner):
+        seq = _inline(ast.unparse(inner))
+        return lambda i: f"{seq}[{i}]"
+    return None
+
+
 class Encoder:
     """The observation vector of a variant at one config, from its declared fields.
 
@@ -335,25 +409,35 @@ class Encoder:
 
     def _generate(self) -> Source:
         src = Source()
+        raw = bytearray(self._buffer.nbytes)  # the buffer's memory, as bytes and as floats
+        self._buffer = np.frombuffer(raw, dtype=np.float32)
         src.line("s = g.state")
-        src.line(f"out = {src.const(self._buffer)}")
-        src.line("out.fill(0.0)")
+        src.line("cp = g.current_player")
+        src.line("acting = seat == cp")
+        src.line(f"raw = {src.const(raw)}")
+        src.line(f"raw[:] = {src.const(bytes(len(raw)))}")
+        src.line(f"out = {src.const(memoryview(raw).cast('f'))}")
         for f, off, _ in self._plan:
-            v = src.local()
             src.line(f"# {f.name}")
+            each = per_seat_item(f.expr) if f.visibility == "public" else None
+            if each is not None and isinstance(f.encoding, PerSeat):
+                f.encoding.source_each(self.config, off, each, src)
+                continue
+            v = src.local()
             src.line(f"{v} = {self._value(f, src)}")
             f.encoding.source(self.config, off, v, src)
-        src.line("return out.copy()")
+        src.line(f"return {src.const(self._buffer)}.copy()")
         return src
 
     @staticmethod
     def _value(f: ViewField, src: Source) -> str:
         """The expression of a field's value for the reader ``seat``, visibility applied."""
-        if f.expr is None or f.visibility == "allies":
+        if f.visibility == "allies":
             return f"{src.const(f.read)}(g, seat)"
+        value = f"{src.const(f.get)}(g, seat)" if f.expr is None else f"({_inline(f.expr)})"
         if f.visibility == "acting":
-            return f"({f.expr}) if seat == g.current_player else {src.const(f.hidden)}"
-        return f"({f.expr})"
+            return f"{value} if acting else {src.const(f.hidden)}"
+        return value
 
     def _compile(self) -> Callable[[Any, int], np.ndarray]:
         text = "def encode(g, seat):\n" + "\n".join(self.source.lines) + "\n"

@@ -13,6 +13,7 @@ rendering. A variant adds its frames' handlers (``legal_turn``,
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
@@ -106,6 +107,19 @@ class PileState(TableState):
         return self.suits[0]
 
 
+@functools.cache
+def _cards_that_fit(wild_rank: int) -> tuple[tuple[frozenset[int], ...], ...]:
+    """``[suit][rank]``: the card ids that :meth:`PileEngine.playable` allows on a top card
+    of ``rank`` with ``suit`` to follow (an 8, or the rank, or the suit). Suit -1 (none
+    named) is the last row, so the suit to follow indexes it as it is."""
+    suits = (*range(len(SUITS)), -1)
+    return tuple(
+        tuple(frozenset(c for c in range(len(RANK))
+                        if RANK[c] in (wild_rank, rank) or SUIT[c] == suit)
+              for rank in range(max(RANK) + 1))
+        for suit in suits)
+
+
 # ------------------------------------------------------------------ shared view fields
 def _phase(engine: PileEngine, seat: int) -> str:
     """The phase of the topmost decision on the agenda (the idle one once nothing is)."""
@@ -197,6 +211,8 @@ class PileEngine(TableEngine):
     attack_ranks: ClassVar[dict[int, int]] = {}
     #: the rank that may go on any card (its player then names the suit)
     wild_rank: ClassVar[int] = 8
+    #: ``[suit][rank]`` -> the cards that fit there (made from :attr:`wild_rank`)
+    _cards_that_fit: ClassVar[tuple[tuple[frozenset[int], ...], ...]] = _cards_that_fit(8)
     #: frame kind -> the phase name views show for it
     phases: ClassVar[dict[str, str]] = {"turn": "play"}
     #: the frame kind whose phase a view shows when nothing is pending (the game is over)
@@ -220,6 +236,7 @@ class PileEngine(TableEngine):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        cls._cards_that_fit = _cards_that_fit(cls.wild_rank)
         if hasattr(cls, "actions"):
             actions = cls.actions
             cls.DRAW = actions["draw"].id()
@@ -330,13 +347,8 @@ class PileEngine(TableEngine):
     def _playable_cards(self, hand: list[int]) -> list[int]:
         """The distinct cards of ``hand`` that :meth:`playable` allows, ascending."""
         s = self.state
-        suit, ranks = s.suits[0], (self.wild_rank, RANK[s.piles[0][-1]])
-        out: list[int] = []
-        for c in hand:
-            if (RANK[c] in ranks or SUIT[c] == suit) and c not in out:
-                out.append(c)
-        out.sort()
-        return out
+        fits = self._cards_that_fit[s.suits[0]][RANK[s.piles[0][-1]]]
+        return sorted(fits.intersection(hand))
 
     def can_draw(self) -> bool:
         s = self.state

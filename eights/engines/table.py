@@ -207,15 +207,13 @@ class TableEngine(Engine):
         becomes its top: the suit to follow is its colour.
         """
         s = self.state
-        if dst[0] not in _PLACES or src[0] not in _PLACES or src[0] == UNDER:
-            raise ValueError(f"cannot move a card from {src!r} to {dst!r}: places are "
-                             f"(hand, seat), (stock,), (pile, k), (under, k) to put a card "
-                             f"under a pile, and (zone, seat)")
+        if dst[0] not in _PLACES:
+            raise self._bad_move(src, dst)
         where = src[0]
-        if where == STOCK:
-            card = s.stock.pop()
-        elif where == HAND:
+        if where == HAND:
             s.hands[src[1]].remove(card)
+        elif where == STOCK:
+            card = s.stock.pop()
         elif where == PILE:
             k = src[1]
             pile = s.piles[k]
@@ -223,8 +221,10 @@ class TableEngine(Engine):
             s.pile_counts[k][card] -= 1
             s.suits[k] = self.cardset.colour[pile[-1]] if pile else -1
             s.owners[k] = NO_SEAT  # who played the card now on top is not kept
-        else:  # ZONE
+        elif where == ZONE:
             s.zones[src[1]].remove(card)
+        else:  # nothing has moved yet
+            raise self._bad_move(src, dst)
         for hook in self.substitutions:
             dst = hook(self, card, src, dst)
         where = dst[0]
@@ -249,6 +249,12 @@ class TableEngine(Engine):
         if event:
             self._log.append((event, player, card, arg))
         return card
+
+    @staticmethod
+    def _bad_move(src: tuple, dst: tuple) -> ValueError:
+        return ValueError(f"cannot move a card from {src!r} to {dst!r}: places are "
+                          f"(hand, seat), (stock,), (pile, k), (under, k) to put a card "
+                          f"under a pile, and (zone, seat)")
 
     def set_pile(self, k: int, cards: Sequence[int]) -> None:
         """Make pile ``k`` hold exactly ``cards`` (bottom first): its counts follow."""

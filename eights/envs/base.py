@@ -163,6 +163,10 @@ class EightsEnv(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
         self._num_actions = num_actions
+        # masks are written into these bytes and returned as a copy of their int8 view
+        self._mask_bytes = bytearray(num_actions)
+        self._mask_zeros = bytes(num_actions)
+        self._mask_view = np.frombuffer(self._mask_bytes, dtype=np.int8)
         self._seed_rng: np.random.Generator | None = None
         self._stopped = False  # ended by an illegal action (illegal_action="terminate")
         self.agents: list[str] = []
@@ -226,13 +230,17 @@ class EightsEnv(AECEnv):
             raise KeyError(f"agent {agent!r} is not in this env; agents are "
                            f"{', '.join(self.possible_agents)}")
         engine = self.engine
-        mask = np.zeros(self._num_actions, dtype=np.int8)
+        raw = self._mask_bytes
+        raw[:] = self._mask_zeros
         if seat == engine.current_player and not self._stopped:
-            mask.put(engine._legal_now, 1)  # (cheaper than mask[list(...)] = 1)
-        return {"observation": self.encoder.encode(engine, seat), "action_mask": mask}
+            for a in engine._legal_now:  # a few ids: cheaper than numpy's put or indexing
+                raw[a] = 1
+        return {"observation": self.encoder.encode(engine, seat),
+                "action_mask": self._mask_view.copy()}
 
     def step(self, action: int | None) -> None:
-        self._require_reset("step()")
+        if self._seed_rng is None:
+            self._require_reset("step()")
         agent = self.agent_selection
         try:
             dead = self.terminations[agent] or self.truncations[agent]
@@ -242,7 +250,7 @@ class EightsEnv(AECEnv):
         if dead:
             self._was_dead_step(action)
             return
-        if not is_action_id(action):
+        if type(action) is not int and not is_action_id(action):
             raise action_type_error(action, self._num_actions)
         try:
             self.engine.step(action)
