@@ -57,11 +57,6 @@ class CrazyEightsConfig(PileConfig):
         return "One hand: the first to empty their hand wins and scores the others' cards."
 
 
-def _drawn_card(game: CrazyEightsGame, seat: int) -> int:
-    frame = game.state.agenda[-1] if game.state.agenda else None
-    return frame.args[0] if frame is not None and frame.kind == "after_draw" else NO_CARD
-
-
 ACTIONS = ActionSpace(*pile_blocks(
     play_when="a card matching the top card's rank or the suit to follow, or any 8; after a "
               "draw only the drawn card",
@@ -81,7 +76,9 @@ class CrazyEightsGame(PileEngine):
         score_scale=lambda config: config.target_score, phases=tuple(PHASES.values()),
         own_encoded=[ViewField(
             "drawn_card", "card", "the card this seat just drew, while it decides whether to "
-            "play it; else null (no other seat sees it)", _drawn_card, OneHot(NUM_STANDARD),
+            "play it; else null (no other seat sees it)",
+            f"s.agenda[-1].args[0] if s.agenda and s.agenda[-1].kind == 'after_draw' "
+            f"else {NO_CARD}", OneHot(NUM_STANDARD),
             visibility="acting", feature="drawn")])
 
     config: CrazyEightsConfig

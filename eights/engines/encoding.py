@@ -12,11 +12,11 @@ writes single features through a ``memoryview`` of the buffer (a numpy item
 assignment costs about twice as much) and card counts as byte lanes of the
 float32s (:class:`CardCounts`), so no numpy call is made per feature. A
 per-seat field read as ``tuple(X)`` or ``tuple(map(F, X))`` is read one seat
-at a time (``X[i]``, ``F(X[i])``), not gathered first. No view is built.
+at a time (``X[i]``, ``F(X[i])``), not gathered first, and a hand read as
+``tuple(sorted(X))`` is counted from ``X`` unsorted. No view is built.
 ``encode_view`` writes a view object's fields through the same encodings'
-plain writers; the two agree for every
-position (tested). An encoder writes one observation at a time: use one per
-thread.
+plain writers; the two agree for every position (tested). An encoder writes
+one observation at a time: use one per thread.
 """
 
 from __future__ import annotations
@@ -206,19 +206,18 @@ class CardList(Encoding):
                 out[off + c] += inv
         return size, write
 
+    #: the features do not depend on the order of the cards: the encoder may read the
+    #: field's cards unsorted (see :func:`unordered`)
+    order_free = True
+
     def source(self, config, off, v, out):
         inv = 1.0 / _scale_of(self.copies, config)
+        at = f"{off} + c" if off else "c"
+        out.line(f"for c in {v}:")
         if inv == 1.0:  # one deck: no card twice in a hand
-            out.line(f"for c in {v}:")
-            out.line(f"    out[{off} + c] = 1.0")
+            out.line(f"    out[{at}] = 1.0")
         else:
-            out.line("prev = -1")
-            out.line(f"for c in {v}:")
-            out.line("    if c == prev:")
-            out.line(f"        out[{off} + c] += {inv!r}")
-            out.line("    else:")
-            out.line(f"        out[{off} + c] = {inv!r}")
-            out.line("        prev = c")
+            out.line(f"    out[{at}] += {inv!r}")
 
     def describe(self, config):
         copies = _scale_of(self.copies, config)
@@ -232,6 +231,10 @@ class CardCounts(Encoding):
 
     cards: int | Callable[[GameConfig], int]
     copies: float | Callable[[GameConfig], float] = 1
+
+    #: the encoder may read the counts without a getter's ``bytes(...)`` copy: the code
+    #: below only reads them (see :func:`unordered`)
+    order_free = True
 
     def bind(self, config):
         size = _size_of(self.cards, config)
@@ -255,7 +258,7 @@ class CardCounts(Encoding):
         floats = np.arange(256, dtype=np.float32) * np.float32(inv)
         lanes = floats.view(np.uint8).reshape(256, 4)
         counts = out.local()
-        out.line(f"{counts} = {v}[:{size}]")
+        out.line(f"{counts} = {v}[:{size}]")  # bytes or a bytearray: both translate
         for lane in range(4):
             table = lanes[:, lane].tobytes()
             if any(table):
@@ -354,6 +357,20 @@ def _plain(node: ast.expr) -> bool:
     return isinstance(node, ast.Name)
 
 
+def unordered(expr: str | None) -> str | None:
+    """For a getter ``tuple(sorted(X))``, ``sorted(X)``, ``tuple(X)`` or ``bytes(X)``
+    (``X`` a plain container), ``X`` itself: what an order-free encoding, which only
+    reads it, may take without the copy and the sort; else ``None``."""
+    if expr is None:
+        return None
+    node = ast.parse(expr, mode="eval").body
+    for wrapper in ("tuple", "bytes", "sorted"):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id == wrapper and len(node.args) == 1 and not node.keywords):
+            node = node.args[0]
+    return _inline(ast.unparse(node)) if _plain(node) else None
+
+
 def per_seat_item(expr: str | None) -> Callable[[str], str] | None:
     """For a per-seat getter ``tuple(X)`` or ``tuple(map(F, X))`` (``X`` a plain
     container), the expression of one seat's value, ``X[i]`` or ``F(X[i])``; else
@@ -424,7 +441,11 @@ class Encoder:
                 f.encoding.source_each(self.config, off, each, src)
                 continue
             v = src.local()
-            src.line(f"{v} = {self._value(f, src)}")
+            cards = unordered(f.expr) if getattr(f.encoding, "order_free", False) else None
+            if cards is not None and f.visibility in ("public", "own"):
+                src.line(f"{v} = {cards}")
+            else:
+                src.line(f"{v} = {self._value(f, src)}")
             f.encoding.source(self.config, off, v, src)
         src.line(f"return {src.const(self._buffer)}.copy()")
         return src

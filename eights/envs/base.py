@@ -206,8 +206,9 @@ class EightsEnv(AECEnv):
     def _sync(self) -> None:
         """Point agent_selection at the engine's player; hand out rewards at the end."""
         engine = self.engine
-        if not engine.game_over:
-            self.agent_selection = self.possible_agents[engine.current_player]
+        seat = engine.current_player  # -1 once the game is over
+        if seat >= 0:
+            self.agent_selection = self.possible_agents[seat]
             return
         returns = engine.returns()
         for agent in self.agents:
@@ -232,7 +233,8 @@ class EightsEnv(AECEnv):
         engine = self.engine
         raw = self._mask_bytes
         raw[:] = self._mask_zeros
-        if seat == engine.current_player and not self._stopped:
+        # agent_selection is the engine's player while it has legal actions (see _sync)
+        if agent == self.agent_selection and not self._stopped:
             for a in engine._legal_now:  # a few ids: cheaper than numpy's put or indexing
                 raw[a] = 1
         return {"observation": self.encoder.encode(engine, seat),
