@@ -7,8 +7,10 @@ benchmark's output, not in assertions that flake on a busy machine.
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import json
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -88,6 +90,7 @@ def test_ratios_pass_miss_and_missing_rows():
     checks = bench.ratios(results)
     assert checks["aec_vs_rlcard_uno"]["value"] == pytest.approx(1.5)
     assert checks["aec_vs_rlcard_uno"]["status"] == "MISS"
+    assert checks["aec_vs_rlcard_uno_core"]["status"] == "PASS"  # the table core's 1.4x
     assert checks["aec_decisions_per_s"]["status"] == "PASS"
     assert checks["engine_vs_openspiel"] == {"value": None, "target": 1.0, "status": "n/a"}
 
@@ -105,3 +108,31 @@ def test_main_writes_json(tmp_path, capsys):
     assert data["targets"]["engine_vs_openspiel"]["status"] == "n/a"
     assert {"python", "numpy", "open_spiel", "rlcard", "pettingzoo", "cpu_count"} <= set(
         data["environment"])
+
+
+def _busy_play(order: list[str], name: str, seconds: float):
+    """A play function that burns ``seconds`` of CPU per game and notes whose game it was."""
+    def play(seed: int) -> tuple[int, dict[str, int]]:
+        end = time.process_time() + seconds
+        while time.process_time() < end:
+            pass
+        order.append(name)
+        return 2, {"n": 1}
+    return play
+
+
+def test_rows_take_turns_and_count_cpu_time(monkeypatch):
+    """Two rows are measured in alternating slices, each until its CPU budget is spent."""
+    monkeypatch.setattr(bench, "SLICE", 0.02)
+    order: list[str] = []
+    a = bench.Row(_busy_play(order, "a", 0.005), 1, games_counted="n")
+    b = bench.Row(_busy_play(order, "b", 0.005), 1)
+    order.clear()  # the warm-up games
+    bench.interleave([a, b], 0.06)
+    for row in (a, b):
+        assert row.cpu >= 0.06
+        assert row.result()["decisions_per_s"] == pytest.approx(row.decisions / row.cpu)
+    assert a.result()["games_counted"] == 1.0
+    # turns: the first row's games are not all played before the second row's
+    switches = sum(1 for x, y in itertools.pairwise(order) if x != y)
+    assert switches >= 3, order

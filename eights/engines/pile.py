@@ -124,7 +124,10 @@ def _cards_that_fit(wild_rank: int) -> tuple[tuple[frozenset[int], ...], ...]:
 def _phase(engine: PileEngine, seat: int) -> str:
     """The phase of the topmost decision on the agenda (the idle one once nothing is)."""
     phases = engine.phases
-    for frame in reversed(engine.state.agenda):
+    agenda = engine.state.agenda
+    if agenda and agenda[-1].kind in phases:  # the usual case: a decision on top
+        return phases[agenda[-1].kind]
+    for frame in reversed(agenda):
         if frame.kind in phases:
             return phases[frame.kind]
     return phases[engine.idle_frame]
