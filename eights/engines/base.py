@@ -64,7 +64,8 @@ class GameRandom(random.Random):
     (:meth:`_randbelow`) come straight from the C generator.
     """
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int | None = None):
+        # (a default seed, as random.Random has: copy and pickle make one without it)
         super().__init__(seed)
         self._taken: tuple | None = None
 

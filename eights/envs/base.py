@@ -148,7 +148,6 @@ class EightsEnv(AECEnv):
         self.illegal_reward = check_illegal_reward(illegal_reward)
         self.config = engine_cls.Config.from_options_beside(options, ENV_OPTIONS, "env")
         self.engine = engine_cls(self.config, seed=0)
-        self.encoder = engine_cls.encoder(self.config)
         self.metadata = dict(self.metadata, name=module_name(engine_cls))
         n = self.config.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -157,19 +156,35 @@ class EightsEnv(AECEnv):
         self.render_seat = render_seat
         num_actions = len(engine_cls.actions)
         obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), dtype=np.float32),
+            "observation": spaces.Box(0.0, 1.0, (engine_cls.encoder(self.config).size,),
+                                      dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (num_actions,), dtype=np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
         self._num_actions = num_actions
-        # masks are written into these bytes and returned as a copy of their int8 view
-        self._mask_bytes = bytearray(num_actions)
-        self._mask_zeros = bytes(num_actions)
-        self._mask_view = np.frombuffer(self._mask_bytes, dtype=np.int8)
+        self._make_buffers()
         self._seed_rng: np.random.Generator | None = None
         self._stopped = False  # ended by an illegal action (illegal_action="terminate")
         self.agents: list[str] = []
+
+    def _make_buffers(self) -> None:
+        """The encoder and the mask's bytes: masks are written into the bytes and returned as
+        a copy of their int8 view. Neither is copied or pickled with the env (the view must
+        stay on its own bytes): :meth:`__setstate__` makes them again."""
+        self.encoder = type(self.engine).encoder(self.config)
+        self._mask_bytes = bytearray(self._num_actions)
+        self._mask_zeros = bytes(self._num_actions)
+        self._mask_view = np.frombuffer(self._mask_bytes, dtype=np.int8)
+
+    _BUFFERS = ("encoder", "_mask_bytes", "_mask_zeros", "_mask_view")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in self._BUFFERS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._make_buffers()
 
     # PettingZoo asks for spaces through these methods.
     def observation_space(self, agent: str) -> spaces.Space:
@@ -325,5 +340,6 @@ def variant_env(engine_cls: type[TableEngine], module: str
         return raw_env(**options)
 
     raw_env.__module__ = env.__module__ = module
+    raw_env.__qualname__, env.__qualname__ = "raw_env", "env"  # pickle finds them by name
     return raw_env, env
 

@@ -291,3 +291,47 @@ def test_bad_render_seats_are_refused(bad: object) -> None:
     message = str(err.value)
     assert "a seat from 0 to 2" in message and "player_0 .. player_2" in message
     assert "'referee'" in message and "None (the agent to act)" in message
+
+
+def _trace(env, actions: list[int]) -> list[tuple]:
+    """Step ``env`` with ``actions`` (None for agents that are done): every step's
+    observation, mask, reward and done flags."""
+    seen = []
+    for action in actions:
+        obs, reward, terminated, truncated, _info = env.last()
+        seen.append((obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward,
+                     terminated, truncated))
+        env.step(None if terminated or truncated else action)
+    return seen
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_copied_env_plays_on_alone_and_the_same(variant: str, how: str) -> None:
+    """copy.deepcopy and pickle give an env at the same position, whose steps do not touch
+    the original's (frameworks copy envs to run them elsewhere); its masks are live, not
+    a copy of the original's mask buffer."""
+    import copy
+    import pickle
+
+    env = make_env(variant, num_players=3)
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(15):
+        obs, _r, terminated, truncated, _i = env.last()
+        env.step(None if terminated or truncated else random_legal(obs, rng))
+    twin = copy.deepcopy(env) if how == "deepcopy" else pickle.loads(pickle.dumps(env))
+    # the actions a random player takes from here, read off the original's own play
+    probe = copy.deepcopy(env)
+    actions = []
+    for _ in range(40):
+        if not probe.agents:
+            break
+        obs, _r, terminated, truncated, _i = probe.last()
+        actions.append(0 if terminated or truncated else random_legal(obs, rng))
+        probe.step(None if terminated or truncated else actions[-1])
+    original_obs = env.last()[0]["observation"].copy()
+    twin_trace = _trace(twin, actions)
+    assert (env.last()[0]["observation"] == original_obs).all()  # the twin's steps left it
+    assert any(np.frombuffer(mask, np.int8).any() for _o, mask, *_ in twin_trace)
+    assert _trace(env, actions) == twin_trace
