@@ -19,6 +19,7 @@ an id offset by hand.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import itertools
 import re
@@ -73,7 +74,7 @@ class Block:
                              f"{names} but the parameters are {[p.name for p in params]}")
         self.combos: tuple[tuple[int, ...], ...] = tuple(
             itertools.product(*(p.values for p in params)))
-        self.start = 0  # set by the ActionSpace
+        self.start = 0  # set on the ActionSpace's own copy
         self._index = {combo: i for i, combo in enumerate(self.combos)}
 
     def __len__(self) -> int:
@@ -119,9 +120,12 @@ class ActionSpace(ActionSet):
         texts: list[str] = []
         decode: list[tuple[Block, tuple[int, ...]]] = []
         self.blocks: dict[str, Block] = {}
-        for block in blocks:
-            if block.name in self.blocks:
-                raise ValueError(f"two action blocks are named {block.name!r}")
+        for declared in blocks:
+            if declared.name in self.blocks:
+                raise ValueError(f"two action blocks are named {declared.name!r}")
+            # its own copy: a block declared once and used in two spaces has an id range in
+            # each, and placing it here must not move it in the other
+            block = copy.copy(declared)
             block.start = start
             self.blocks[block.name] = block
             for combo in block.combos:

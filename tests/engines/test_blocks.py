@@ -250,3 +250,15 @@ def test_a_block_whose_texts_do_not_read_back_is_refused() -> None:
     space = ActionSpace(Block("play_pile", "play {card} pile {pile}", cards((0, 1)),
                               numbers("pile", 3)))
     assert [space.parse(t) for t in space.texts] == list(range(len(space)))
+
+
+def test_a_block_in_two_spaces_keeps_each_spaces_ids() -> None:
+    """One declared block used by two spaces has its own ids in each: placing it in the
+    second space does not move it in the first."""
+    draw = Block("draw", "draw", when="your turn")
+    first = ActionSpace(draw)
+    second = ActionSpace(Block("pass", "pass"), draw)
+    assert first["draw"].id() == 0 and first.texts[0] == "draw"
+    assert second["draw"].id() == 1 and second.texts[1] == "draw"
+    assert first.decode(0)[0].name == "draw" and 0 in first["draw"]
+    assert draw.start == 0  # the declaration itself is left as it was
