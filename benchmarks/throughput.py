@@ -8,7 +8,7 @@ interleaved: each plays for a slice of at most :data:`SLICE` seconds in turn,
 round after round, so a machine that is busier for a while slows every row
 alike and the ratios between rows hold. Run it from the repository::
 
-    .venv/bin/python benchmarks/throughput.py              # ~3 s per measurement
+    .venv/bin/python benchmarks/throughput.py              # ~3 CPU s per measurement
     .venv/bin/python benchmarks/throughput.py --quick      # CI-sized, ~0.3 s each
     .venv/bin/python benchmarks/throughput.py --json out.json
 
@@ -115,12 +115,6 @@ def interleave(rows: Sequence[Row], seconds: float, max_games: int | None = None
         for row in waiting:
             left = max_games - row.games if max_games is not None else None
             row.run(min(SLICE, seconds - row.cpu), left)
-
-
-def _measured(row: Row, seconds: float, max_games: int | None) -> dict[str, Any]:
-    """One row measured alone (``bench_*`` functions)."""
-    interleave([row], seconds, max_games)
-    return row.result()
 
 
 # ---------------------------------------------------------------- measurements
@@ -270,7 +264,9 @@ def _alone(make_row: Callable[..., Row]) -> Callable[..., dict[str, Any]]:
 
     def bench(seconds: float = DEFAULT_SECONDS, *, seed: int = SEED,
               max_games: int | None = None, **options: Any) -> dict[str, Any]:
-        return _measured(make_row(seed=seed, **options), seconds, max_games)
+        row = make_row(seed=seed, **options)
+        interleave([row], seconds, max_games)
+        return row.result()
 
     bench.__name__ = make_row.__name__.replace("row_", "bench_")
     bench.__doc__ = make_row.__doc__

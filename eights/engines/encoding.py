@@ -190,12 +190,26 @@ class Flag(Encoding):
 
 
 @dataclasses.dataclass(frozen=True)
-class CardList(Encoding):
-    """A sorted tuple of card ids as copies per card / ``copies`` (the decks in play); with
-    one copy of each card in play no card can come twice."""
+class _CopiesPerCard(Encoding):
+    """Copies of each of ``cards`` card ids / ``copies`` (the decks in play; either may
+    depend on the config). The features do not depend on the order the cards come in,
+    and the generated code only reads them, so the encoder may read a field's cards
+    unsorted and uncopied (see :func:`unordered`)."""
 
     cards: int | Callable[[GameConfig], int]
     copies: float | Callable[[GameConfig], float] = 1
+
+    order_free = True
+
+    def describe(self, config):
+        copies = _scale_of(self.copies, config)
+        return "copies of each card" + ("" if copies == 1 else f" / {copies:g}")
+
+
+@dataclasses.dataclass(frozen=True)
+class CardList(_CopiesPerCard):
+    """A tuple of card ids (a hand) as copies per card; with one copy of each card in play
+    no card can come twice."""
 
     def bind(self, config):
         size = _size_of(self.cards, config)
@@ -206,10 +220,6 @@ class CardList(Encoding):
                 out[off + c] += inv
         return size, write
 
-    #: the features do not depend on the order of the cards: the encoder may read the
-    #: field's cards unsorted (see :func:`unordered`)
-    order_free = True
-
     def source(self, config, off, v, out):
         inv = 1.0 / _scale_of(self.copies, config)
         at = f"{off} + c" if off else "c"
@@ -219,22 +229,11 @@ class CardList(Encoding):
         else:
             out.line(f"    out[{at}] += {inv!r}")
 
-    def describe(self, config):
-        copies = _scale_of(self.copies, config)
-        return "copies of each card" + ("" if copies == 1 else f" / {copies:g}")
-
 
 @dataclasses.dataclass(frozen=True)
-class CardCounts(Encoding):
-    """Copies per card id (a pile's counts: bytes, or a sequence of ints) / ``copies``;
-    written as one dense slice."""
-
-    cards: int | Callable[[GameConfig], int]
-    copies: float | Callable[[GameConfig], float] = 1
-
-    #: the encoder may read the counts without a getter's ``bytes(...)`` copy: the code
-    #: below only reads them (see :func:`unordered`)
-    order_free = True
+class CardCounts(_CopiesPerCard):
+    """Copies per card id given as counts (a pile's: bytes, or a sequence of ints); written
+    as one dense run of features."""
 
     def bind(self, config):
         size = _size_of(self.cards, config)
@@ -264,10 +263,6 @@ class CardCounts(Encoding):
             if any(table):
                 start, stop = 4 * off + lane, 4 * (off + size) + lane
                 out.line(f"raw[{start}:{stop}:4] = {counts}.translate({out.const(table)})")
-
-    def describe(self, config):
-        copies = _scale_of(self.copies, config)
-        return "copies of each card" + ("" if copies == 1 else f" / {copies:g}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -357,6 +352,14 @@ def _plain(node: ast.expr) -> bool:
     return isinstance(node, ast.Name)
 
 
+def _sole_argument(node: ast.expr, func: str) -> ast.expr | None:
+    """The one argument of a call ``func(x)`` (``func`` a plain name); else ``None``."""
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == func and len(node.args) == 1 and not node.keywords):
+        return node.args[0]
+    return None
+
+
 def unordered(expr: str | None) -> str | None:
     """For a getter ``tuple(sorted(X))``, ``sorted(X)``, ``tuple(X)`` or ``bytes(X)``
     (``X`` a plain container), ``X`` itself: what an order-free encoding, which only
@@ -365,9 +368,7 @@ def unordered(expr: str | None) -> str | None:
         return None
     node = ast.parse(expr, mode="eval").body
     for wrapper in ("tuple", "bytes", "sorted"):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id == wrapper and len(node.args) == 1 and not node.keywords):
-            node = node.args[0]
+        node = _sole_argument(node, wrapper) or node
     return _inline(ast.unparse(node)) if _plain(node) else None
 
 
@@ -377,11 +378,9 @@ def per_seat_item(expr: str | None) -> Callable[[str], str] | None:
     ``None``."""
     if expr is None:
         return None
-    node = ast.parse(expr, mode="eval").body
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-            and node.func.id == "tuple" and len(node.args) == 1 and not node.keywords):
+    inner = _sole_argument(ast.parse(expr, mode="eval").body, "tuple")
+    if inner is None:
         return None
-    inner = node.args[0]
     if (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name)
             and inner.func.id == "map" and len(inner.args) == 2 and not inner.keywords
             and _plain(inner.args[0]) and _plain(inner.args[1])):
@@ -419,15 +418,17 @@ class Encoder:
             pos += width
         self.size = pos
         self._plan = tuple(plan)
-        #: the buffer every observation is written into (its copy is returned)
-        self._buffer = np.zeros(pos, dtype=np.float32)
+        #: the memory every observation is written into, as bytes (for byte-lane writes);
+        #: the generated code writes floats through a memoryview of it and returns a copy
+        #: of :attr:`_buffer`, its float32 view
+        self._raw = bytearray(4 * pos)
+        self._buffer = np.frombuffer(self._raw, dtype=np.float32)
         self.source = self._generate()
         self.encode: Callable[[Any, int], np.ndarray] = self._compile()
 
     def _generate(self) -> Source:
         src = Source()
-        raw = bytearray(self._buffer.nbytes)  # the buffer's memory, as bytes and as floats
-        self._buffer = np.frombuffer(raw, dtype=np.float32)
+        raw = self._raw
         src.line("s = g.state")
         src.line("cp = g.current_player")
         src.line("acting = seat == cp")

@@ -124,10 +124,7 @@ def _cards_that_fit(wild_rank: int) -> tuple[tuple[frozenset[int], ...], ...]:
 def _phase(engine: PileEngine, seat: int) -> str:
     """The phase of the topmost decision on the agenda (the idle one once nothing is)."""
     phases = engine.phases
-    agenda = engine.state.agenda
-    if agenda and agenda[-1].kind in phases:  # the usual case: a decision on top
-        return phases[agenda[-1].kind]
-    for frame in reversed(agenda):
+    for frame in reversed(engine.state.agenda):
         if frame.kind in phases:
             return phases[frame.kind]
     return phases[engine.idle_frame]

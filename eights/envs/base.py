@@ -155,15 +155,14 @@ class EightsEnv(AECEnv):
         self._render_seat = check_render_seat(render_seat, self.possible_agents)
         self.render_seat = render_seat
         num_actions = len(engine_cls.actions)
+        self._num_actions = num_actions
+        self._make_buffers()
         obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (engine_cls.encoder(self.config).size,),
-                                      dtype=np.float32),
+            "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (num_actions,), dtype=np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
-        self._num_actions = num_actions
-        self._make_buffers()
         self._seed_rng: np.random.Generator | None = None
         self._stopped = False  # ended by an illegal action (illegal_action="terminate")
         self.agents: list[str] = []
