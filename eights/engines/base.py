@@ -94,8 +94,16 @@ class GameRandom(random.Random):
         return super().choice(seq)
 
     def shuffle(self, x: list) -> None:
+        """``random.Random.shuffle`` (the same Fisher-Yates, the same draws), its draw below
+        ``n`` written in the loop: a deal shuffles every card, on every reset."""
         self._taken = None
-        super().shuffle(x)
+        for i in reversed(range(1, len(x))):
+            n = i + 1
+            k = n.bit_length()
+            j = _GETRANDBITS(self, k)
+            while j >= n:
+                j = _GETRANDBITS(self, k)
+            x[i], x[j] = x[j], x[i]
 
     def sample(self, *args: Any, **kwargs: Any) -> list:
         self._taken = None
@@ -564,12 +572,13 @@ class Engine:
     def _settle(self) -> None:
         """Apply forced moves until a real decision (or the end); enforce the turn limit."""
         limit = self.config.max_turns
+        legal_of_top = self._legal
         while not self.terminated:
             if self.turn >= limit:
                 self.truncated = True
                 self._log.append(("truncated", -1, NO_CARD, self.turn))
                 break
-            legal = self._legal()
+            legal = legal_of_top()
             if len(legal) != 1:
                 self._legal_now = legal
                 return
