@@ -389,6 +389,10 @@ class Engine:
         self.truncated = False
         self.winners: tuple[int, ...] = ()
         self._legal_now: list[int] = []
+        #: the seat that acts next (possibly out of turn); -1 once the game is over. Kept by
+        #: :meth:`_settle` (and :meth:`restore`) as a plain attribute: envs, encoders and
+        #: agents read it on every step
+        self.current_player = -1
 
     @classmethod
     def _unstarted(cls, config: GameConfig, seed: int) -> Engine:
@@ -450,11 +454,6 @@ class Engine:
     @property
     def game_over(self) -> bool:
         return self.terminated or self.truncated
-
-    @property
-    def current_player(self) -> int:
-        """The seat that acts next (possibly out of turn); -1 once the game is over."""
-        raise NotImplementedError
 
     def legal_actions(self) -> tuple[int, ...]:
         """Legal action ids for :attr:`current_player`, ascending; empty when over."""
@@ -570,33 +569,22 @@ class Engine:
         self._settle()
 
     def _settle(self) -> None:
-        """Apply forced moves until a real decision (or the end); enforce the turn limit."""
-        limit = self.config.max_turns
-        legal_of_top = self._legal
-        while not self.terminated:
-            if self.turn >= limit:
-                self.truncated = True
-                self._log.append(("truncated", -1, NO_CARD, self.turn))
-                break
-            legal = legal_of_top()
-            if len(legal) != 1:
-                self._legal_now = legal
-                return
-            self.turn += 1
-            self._apply(legal[0])
-        self._legal_now = []
+        """Apply forced moves until a real decision (or the end), enforce the turn limit, and
+        set :attr:`current_player` and the legal actions: the variant layer's loop (the
+        table core's reads its agenda, :meth:`TableEngine._settle`)."""
+        raise NotImplementedError
 
     # ------------------------------------------------------ snapshot / replay
     def snapshot(self) -> tuple:
         """An opaque copy of the whole game position, for :meth:`restore` on this engine."""
         return (self.state.copy(), self.rng.state(), len(self._log), len(self._decisions),
                 self.turn, self.terminated, self.truncated, self.winners,
-                list(self._legal_now), self._stacked)
+                list(self._legal_now), self._stacked, self.current_player)
 
     def restore(self, snap: tuple) -> None:
         """Return this engine to a position taken with :meth:`snapshot`."""
         (state, rng_state, log_len, n_decisions, self.turn, self.terminated, self.truncated,
-         self.winners, legal, self._stacked) = snap
+         self.winners, legal, self._stacked, self.current_player) = snap
         self.state = state.copy()
         self.rng.setstate(rng_state)
         del self._log[log_len:]

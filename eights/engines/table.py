@@ -145,13 +145,6 @@ class TableEngine(Engine):
 
     # ------------------------------------------------------------ the agenda
     @property
-    def current_player(self) -> int:
-        """The seat of the top frame (possibly out of turn); -1 once the game is over."""
-        if self.terminated or self.truncated:
-            return -1
-        return self.state.agenda[-1].seat
-
-    @property
     def frame(self) -> Frame:
         """The top frame: the pending decision."""
         return self.state.agenda[-1]
@@ -163,6 +156,31 @@ class TableEngine(Engine):
     def _legal(self) -> list[int]:
         frame = self.state.agenda[-1]
         return self._legal_by_kind[frame.kind](self, frame)
+
+    def _settle(self) -> None:
+        """Apply forced moves until a real decision (or the end); enforce the turn limit.
+
+        Who acts is the top frame's seat, kept in :attr:`current_player` (-1 once the
+        game is over); the top frame's legal handler is looked up here rather than
+        through :meth:`_legal`, as this loop runs after every step.
+        """
+        limit = self.config.max_turns
+        legal_by_kind = self._legal_by_kind
+        while not self.terminated:
+            if self.turn >= limit:
+                self.truncated = True
+                self._log.append(("truncated", -1, NO_CARD, self.turn))
+                break
+            frame = self.state.agenda[-1]  # (a new deal replaces the agenda: read it each time)
+            legal = legal_by_kind[frame.kind](self, frame)
+            if len(legal) != 1:
+                self._legal_now = legal
+                self.current_player = frame.seat
+                return
+            self.turn += 1
+            self._apply(legal[0])
+        self._legal_now = []
+        self.current_player = -1
 
     def _apply(self, action: int) -> None:
         agenda = self.state.agenda

@@ -118,14 +118,17 @@ def test_current_player_is_minus_one_when_over() -> None:
 
 
 def test_push_then_frame_returns_the_pushed_frame() -> None:
-    """push(kind, seat, *args) puts a Frame on top: frame and current_player read it."""
+    """push(kind, seat, *args) puts a Frame on top: frame reads it, and current_player once
+    the engine settles (it is kept by _settle, not read from the agenda on every call)."""
     game = crazy(seed=4)
     below = game.frame
     game.push("suit", 1)
     assert game.frame == Frame("suit", 1, ())
     assert isinstance(game.frame, Frame)
     assert game.frame.kind == "suit" and game.frame.seat == 1 and game.frame.args == ()
-    assert game.current_player == 1
+    game._settle()
+    assert game.current_player == 1 and game.legal_texts() == ["suit C", "suit D", "suit H",
+                                                               "suit S"]
     game.push("after_draw", 0, 46)
     assert game.frame == Frame("after_draw", 0, (46,))
     assert game.frame.args[0] == 46
