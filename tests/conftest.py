@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+from collections import Counter
 
 from eights.engines import VARIANTS
 
@@ -13,6 +14,15 @@ def drawn_card(game) -> int:
     if game.game_over:
         return -1
     return getattr(game.view(game.current_player), "drawn_card", -1)
+
+
+def all_cards(game) -> Counter:
+    """Every card at the table: the stock, the piles, the hands and the zones."""
+    s = game.state
+    cards = Counter(s.stock)
+    for place in (*s.piles, *s.hands, *s.zones):
+        cards += Counter(place)
+    return cards
 
 
 def available_variants() -> list[str]:
@@ -26,7 +36,8 @@ def available_variants() -> list[str]:
 
 
 #: (variant, config) pairs swept by property and env tests
-MAX_PLAYERS = {"crazy_eights": 8, "livery_eights": 8, "baby_eating_eights": 17}
+MAX_PLAYERS = {"crazy_eights": 8, "livery_eights": 8, "baby_eating_eights": 17,
+               "jokers_of_death": 5}  # (with its default two decks)
 CONFIGS = [
     ("crazy_eights", {"num_players": 2}),
     ("crazy_eights", {"num_players": 4}),
@@ -41,6 +52,14 @@ CONFIGS = [
     ("baby_eating_eights", {"num_players": 4}),
     ("baby_eating_eights", {"num_players": 7}),
     ("baby_eating_eights", {"num_players": 4, "teams": 2}),
+    ("jokers_of_death", {"num_players": 2}),
+    ("jokers_of_death", {"num_players": 3}),
+    ("jokers_of_death", {"num_players": 4}),
+    ("jokers_of_death", {"num_players": 3, "match": True}),
+    ("jokers_of_death", {"num_players": 3, "hand_switching": True}),
+    ("jokers_of_death", {"num_players": 4, "five_pile": True}),
+    ("jokers_of_death", {"num_players": 3, "aces": True}),
+    ("jokers_of_death", {"num_players": 3, "auto_knock": True}),
 ]
 
 

@@ -15,17 +15,10 @@ import pytest
 
 from eights.engines import make_game
 from eights.envs import env_module
-from tests.conftest import config_id, configs, drawn_card
+from tests.conftest import all_cards, config_id, configs, drawn_card
 
 GAMES = 1000
 
-
-def all_cards(game) -> Counter:
-    s = game.state
-    cards = Counter(s.stock) + Counter(s.discard)
-    for hand in s.hands:
-        cards += Counter(hand)
-    return cards
 
 
 @pytest.mark.parametrize("pair", configs(), ids=config_id)
@@ -44,8 +37,10 @@ def test_random_games_conserve_cards_and_end(pair: tuple[str, dict]) -> None:
             assert game.current_player >= 0
             if game.turn % check_every == 0:
                 assert all_cards(game) == full, f"game {g} turn {game.turn}: cards changed"
-                counts = Counter(game.state.discard)
-                assert [counts[c] for c in range(54)] == list(game.state.discard_counts)
+                for pile, pile_counts in zip(game.state.piles, game.state.pile_counts,
+                                             strict=True):
+                    counts = Counter(pile)
+                    assert [counts[c] for c in range(54)] == list(pile_counts)
             game.step(legal[rng.randrange(len(legal))])
         assert all_cards(game) == full
         assert game.legal_actions() == ()

@@ -330,6 +330,36 @@ class PerSeat(Encoding):
         return f"{who}: {self.each.describe(config)}"
 
 
+@dataclasses.dataclass(frozen=True)
+class PerPile(Encoding):
+    """A per-pile tuple (one value per discard pile, pile 1 first), each value encoded by
+    ``each``; ``piles`` (a number or a function of the config) is how many piles there are.
+    Piles are not relative to the observer: every seat sees pile 1 as pile 1."""
+
+    each: Encoding
+    piles: int | Callable[[GameConfig], int]
+
+    def bind(self, config):
+        count = _size_of(self.piles, config)
+        width, inner = self.each.bind(config)
+
+        def write(out, off, value, seat):
+            for k in range(count):
+                inner(out, off + k * width, value[k], seat)
+        return width * count, write
+
+    def source(self, config, off, v, out):
+        count = _size_of(self.piles, config)
+        width, _ = self.each.bind(config)
+        for k in range(count):
+            w = out.local()
+            out.line(f"{w} = {v}[{k}]")
+            self.each.source(config, off + k * width, w, out)
+
+    def describe(self, config):
+        return f"per pile: {self.each.describe(config)}"
+
+
 # ------------------------------------------------------------------ the encoder
 def _inline(expr: str) -> str:
     """A getter expression as the encoder writes it: ``g.current_player`` is read once, at

@@ -179,6 +179,9 @@ def value_text(kind: str, value: Any) -> str:
     if kind == "frames":
         return "[" + " ".join(f"{k}@{seat}" + (f"({','.join(map(str, args))})" if args else "")
                               for k, seat, args in value) + "]"
+    if kind.startswith("pile_"):  # one value per discard pile
+        inner = kind.removeprefix("pile_")
+        return "(" + ", ".join(value_text(inner, v) for v in value) + ")"
     if kind == "seat_ranks":
         return "(" + ", ".join(RANK_TEXT[x - 1] if x >= 1 else "-" for x in value) + ")"
     return str(value)

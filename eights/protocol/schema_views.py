@@ -23,7 +23,7 @@ from typing import Any
 from ..engines import VARIANTS, engine_class
 from ..engines.base import PlayerView
 from .view_rules import NOT_CONSTANT, RequiredWhile, required_fields, rules_for
-from .views import view_class, view_fields
+from .views import PILE_INNER_KINDS, view_class, view_fields
 
 SCHEMA_FILE = "schema.json"
 
@@ -57,6 +57,7 @@ KIND_SCHEMAS: dict[str, dict[str, Any]] = {
                     "additionalProperties": {"type": "integer", "minimum": 1}},
     "frames": _array(_ref("frame")),
 }
+KIND_SCHEMAS.update({f"pile_{inner}": _array(KIND_SCHEMAS[inner]) for inner in PILE_INNER_KINDS})
 
 #: the fields every view has (:class:`PlayerView`), in the protocol's words
 CORE_MEANINGS: dict[str, str] = {
@@ -129,6 +130,11 @@ def view_definition(variant: str) -> dict[str, Any]:
     }
     if "stock_size" in properties and "discard_counts" in properties:
         definition["dependentRequired"] = {"stock_size": ["discard_counts"]}
+    conditions = [{"if": rule.view_schema, "then": {"required": [name]}}
+                  for name, rule in rules.items()
+                  if isinstance(rule, RequiredWhile) and rule.view_schema is not None]
+    if conditions:
+        definition["allOf"] = conditions
     definition["additionalProperties"] = False
     return definition
 

@@ -31,9 +31,11 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..cards import NUM_STANDARD, RANK, SUIT, card_text
+from ..cards import NUM_STANDARD, RANK, SUIT, card, card_text
 from ..config import GameConfig
 from ..engines.base import Event
+
+JOKERS_FOUR_OF_SPADES = card(4, 3)
 
 #: marks a default that is not one JSON value whatever the position
 NOT_CONSTANT = object()
@@ -87,6 +89,9 @@ class RequiredWhile:
     text: str
     applies: Callable[[Known], bool]
     default: Default
+    #: the same condition as a JSON Schema over the view (``None``: it reads more than
+    #: the view, such as the decide's legal actions, and schema.json states it by hand)
+    view_schema: dict[str, Any] | None = None
 
 
 Rule = Default | RequiredWhile
@@ -287,12 +292,85 @@ BABY_EATING_EIGHTS: dict[str, Rule] = {
                       "`five`, `seven`, or `jacks`/`bottom` with 1 seat to go)", _baby_agenda),
 }
 
+def _jokers_direction(known: Known) -> int:
+    """The history's last word on the direction: a deal starts it counter-clockwise (-1)."""
+    direction = -1
+    for event in known.events:
+        if event.kind == "deal":
+            direction = -1
+        elif event.kind == "reverse":
+            direction = event.arg
+    return direction
+
+
+def _jokers_owners(known: Known) -> list[int | None]:
+    """Unknown (``null``), except a 4 of Spades the seat answers while holding a Joker it may
+    not play on it: that 4 of Spades is its own."""
+    v = known.values
+    me = v["current_player"]
+    jokers = [c for c in v["hand"] if c >= NUM_STANDARD]
+    owners: list[int | None] = []
+    for k, (top, to_play) in enumerate(zip(v["pile_tops"], v["to_play"], strict=True)):
+        own = (v["phase"] == "answer" and to_play and top == JOKERS_FOUR_OF_SPADES and jokers
+               and not any(text.startswith(f"play {card_text(j)} pile {k + 1}")
+                           for text in known.legal for j in jokers))
+        owners.append(me if own and me >= 0 else None)
+    return owners
+
+
+def _jokers_agenda(known: Known) -> list[dict[str, Any]]:
+    """The decision at hand (by ``phase``) on top of the turn it belongs to: ``answer`` while
+    a pile to answer is left, ``turn`` while a pile to play is left, else ``end``."""
+    v = known.values
+    seat = _seat_or_none(v["current_player"])
+    pile = next((k for k, on in enumerate(v["decision_pile"]) if on), 0)
+    phase = v["phase"]
+    if phase in ("play", "answer"):
+        return [{"kind": "turn" if phase == "play" else "answer", "seat": seat, "args": []}]
+    left = any(v["to_play"])
+    answering = left and any(p and t for p, t in zip(v["pile_pending"], v["to_play"],
+                                                     strict=True))
+    below = "answer" if answering else "turn" if left else "end"
+    kind = {"follow": "follow", "choose suit": "suit", "knock": "knock",
+            "direction": "direction"}[phase]
+    args = [pile] if kind in ("follow", "suit") else []
+    if kind == "direction":
+        return [{"kind": kind, "seat": seat, "args": args}]
+    return [{"kind": below, "seat": seat, "args": []}, {"kind": kind, "seat": seat, "args": args}]
+
+
+JOKERS_OF_DEATH: dict[str, Rule] = {
+    **COMMON,
+    "decision_pile": RequiredWhile(
+        "while `phase` is `follow` or `choose suit`",
+        lambda known: known.values["phase"] in ("follow", "choose suit"),
+        Default("`false` for every pile", lambda known: [False] * known.config.piles),
+        {"required": ["phase"], "properties": {"phase": {"enum": ["follow", "choose suit"]}}}),
+    "pile_owners": Default("`null` for every pile, except a 4 of Spades the seat answers "
+                           "holding a Joker that `legal` does not let it play there: its own",
+                           _jokers_owners),
+    "aces_played": constant(0),
+    "tens_played": constant(0),
+    "knocked": per_seat(0),
+    "direction": Default("the `arg` of the last `reverse` event in `history` (`-1` after a "
+                         "`deal`), else `-1`", _jokers_direction),
+    "hand_number": constant(0),
+    "first_player": Default("the `player` of the last `deal` event in `history`, else `0`",
+                            _first_player),
+    "stuck": constant(0),
+    "agenda": Default("by `phase`: the decision's frame for `current_player` (`follow` and "
+                      "`suit` with the `decision_pile`) on top of the turn it belongs to "
+                      "(`answer` while a pile with a penalty is `to_play`, `turn` while another "
+                      "is, else `end`)", _jokers_agenda),
+}
+
 #: variant -> its optional fields, in the order they are filled in (a rule may read the
 #: fields before it); a field not listed is required
 VARIANT_RULES: dict[str, dict[str, Rule]] = {
     "crazy_eights": CRAZY_EIGHTS,
     "livery_eights": LIVERY_EIGHTS,
     "baby_eating_eights": BABY_EATING_EIGHTS,
+    "jokers_of_death": JOKERS_OF_DEATH,
 }
 
 

@@ -25,7 +25,7 @@ import dataclasses
 import functools
 import re
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..cards import NO_CARD, NUM_KINDS, RANK_TEXT, SUITS, CardError, card_text, parse_card
@@ -117,6 +117,12 @@ ENCODERS: dict[str, Callable[[Any], Any]] = {
     # written with the view class's frame_args (see _frames_to_json)
     "frames": None,
 }
+#: the kinds a per-pile field's values may have: kind ``pile_<inner>`` is a list with one
+#: value per discard pile (pile 1 first), each written as kind ``<inner>``
+PILE_INNER_KINDS = ("card", "suit", "count", "seat", "bool", "card_counts")
+for _inner in PILE_INNER_KINDS:
+    ENCODERS[f"pile_{_inner}"] = functools.partial(
+        lambda write, values: [write(x) for x in values], ENCODERS[_inner])
 KINDS = tuple(ENCODERS)
 #: how one frame argument is written, by its declared kind (an engine's ``frame_args``)
 FRAME_ARG_WRITERS: dict[str, Callable[[Any], Any]] = {
@@ -306,6 +312,10 @@ def _decode(kind: str, path: str, value: Any, n: int, cls: type[PlayerView]) -> 
         return _card_counts(path, value)
     if kind == "frames":
         return _frames(path, value, n, cls)
+    if kind.startswith("pile_"):
+        inner = kind.removeprefix("pile_")
+        return tuple(_decode(inner, f"{path}[{i}]", x, n, cls)
+                     for i, x in enumerate(_list(path, value)))
     raise AssertionError(f"unknown field kind {kind!r}")
 
 
@@ -366,36 +376,67 @@ def _fill_in(cls: type[PlayerView], variant: str, data: Mapping[str, Any],
     return filled
 
 
+def _discards(values: Mapping[str, Any]) -> tuple[str, list[int]]:
+    """The field that holds the discards (``discard_counts``, or ``pile_counts`` where a
+    variant has several piles) and the copies of each card in them all."""
+    if "pile_counts" in values:
+        total = [0] * NUM_KINDS
+        for counts in values["pile_counts"]:
+            for c, k in enumerate(counts):
+                total[c] += k
+        return "pile_counts", total
+    return "discard_counts", list(values["discard_counts"])
+
+
 def _check_cards(data: Mapping[str, Any], values: Mapping[str, Any],
                  deck: tuple[int, ...]) -> None:
-    """The hand, the discard pile and the stock must fit the deck the hello's config makes."""
-    top, discards, hand = values["top"], values["discard_counts"], values["hand"]
-    if top >= 0 and discards[top] < 1:
-        raise _bad("view.discard_counts", data.get("discard_counts"),
-                   f"every card of the discard pile, the top one ({card_text(top)}) included")
+    """The hand, the discard piles and the stock must fit the deck the hello's config makes."""
+    name, discards = _discards(values)
+    if name == "pile_counts":
+        tops = zip(values["pile_tops"], values["pile_counts"], strict=True)
+        for k, (top, counts) in enumerate(tops):
+            if top >= 0 and counts[top] < 1:
+                raise _bad(f"view.pile_counts[{k}]", data.get("pile_counts"),
+                           f"every card of pile {k + 1}, its top one ({card_text(top)}) "
+                           f"included")
+    else:
+        top = values["top"]
+        if top >= 0 and discards[top] < 1:
+            raise _bad("view.discard_counts", data.get("discard_counts"),
+                       f"every card of the discard pile, the top one ({card_text(top)}) "
+                       f"included")
     held = list(discards)
-    for c in hand:
+    for c in values["hand"]:
         held[c] += 1
     for c, k in enumerate(held):
         if k > deck[c]:
             raise _bad("view.hand", data["hand"],
-                       f"no more copies of a card than the deck has: with view.discard_counts "
+                       f"no more copies of a card than the deck has: with view.{name} "
                        f"it makes {k} {card_text(c)}, the deck {deck[c]} (is the hello's "
                        f"config right?)")
     stock = sum(deck) - sum(values["hand_sizes"]) - sum(discards)
     if stock < 0:
         raise _bad("view.hand_sizes", data["hand_sizes"],
-                   f"hands that, with view.discard_counts, hold at most the deck's "
+                   f"hands that, with view.{name}, hold at most the deck's "
                    f"{sum(deck)} cards (is the hello's config right?)")
-    if "stock_size" in data and "discard_counts" not in data:
-        raise ProtocolError("missing_field", "view: stock_size is sent without "
-                                             "discard_counts; the stock is what the hands and "
-                                             "the discard pile leave of the deck, so send both "
-                                             "or neither")
+    if "stock_size" in data and name not in data:
+        raise ProtocolError("missing_field", f"view: stock_size is sent without {name}; the "
+                                             f"stock is what the hands and the discards leave "
+                                             f"of the deck, so send both or neither")
     if values["stock_size"] != stock:
         raise _bad("view.stock_size", values["stock_size"],
                    f"the deck's {sum(deck)} cards less the hands' {sum(values['hand_sizes'])} "
-                   f"and the discard pile's {sum(discards)}: {stock}")
+                   f"and the discards' {sum(discards)}: {stock}")
+
+
+def _check_piles(data: Mapping[str, Any], values: Mapping[str, Any],
+                 fields: Sequence[tuple[str, str]], config: GameConfig) -> None:
+    """Every per-pile field holds one value per pile of the hello's config."""
+    piles = getattr(config, "piles", None)
+    for name, kind in fields:
+        if kind.startswith("pile_") and piles is not None and len(values[name]) != piles:
+            raise _bad(f"view.{name}", data.get(name, values[name]),
+                       f"an array of {piles} items (one per pile)")
 
 
 def read_view(data: Any, variant: str, config: GameConfig,
@@ -420,7 +461,8 @@ def read_view(data: Any, variant: str, config: GameConfig,
               for name, kind in fields if name in data}
     events = [event_from_json(f"view.history[{i}]", e, n)
               for i, e in enumerate(_list("view.history", data.get("history", [])))]
-    deck = deck_counts(variant, config) if "discard_counts" in names else ()
+    deck = (deck_counts(variant, config)
+            if "discard_counts" in names or "pile_counts" in names else ())
     known = Known(config, tuple(engine_class(variant).actions.texts_of(legal)), values,
                   events, sum(deck))
     filled = _fill_in(cls, variant, data, values, known)
@@ -432,6 +474,7 @@ def read_view(data: Any, variant: str, config: GameConfig,
         raise _bad("view.hand", data["hand"],
                    f"as many cards as hand_sizes[{values['seat']}] "
                    f"({values['hand_sizes'][values['seat']]})")
+    _check_piles(data, values, fields, config)
     if deck:
         _check_cards(data, values, deck)
     values["hand"] = tuple(sorted(values["hand"]))  # in display order, as the engines give it

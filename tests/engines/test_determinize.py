@@ -17,8 +17,7 @@ import pytest
 from eights.engines import engine_class, make_game
 from eights.engines.base import Engine
 from eights.engines.livery_eights import LiveryEightsGame
-from eights.engines.pile import PileEngine
-from tests.conftest import available_variants
+from tests.conftest import all_cards, available_variants
 
 SETUPS = [
     (variant, {"num_players": n, **({"match": match} if "match" in
@@ -33,13 +32,6 @@ def setup_id(setup: tuple[str, dict]) -> str:
     variant, config = setup
     return f"{variant}-{config['num_players']}p" + ("-match" if config.get("match") else "")
 
-
-def all_cards(game: PileEngine) -> Counter:
-    s = game.state
-    cards = Counter(s.stock) + Counter(s.discard)
-    for hand in s.hands:
-        cards += Counter(hand)
-    return cards
 
 
 def public_fields(view) -> dict:

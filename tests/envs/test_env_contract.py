@@ -167,7 +167,10 @@ def test_only_integers_are_actions(variant: str, illegal_action: str) -> None:
     for kind in (int, np.int64, np.int32, np.int8, np.uint8, np.intp):
         env.reset(seed=3)
         obs, *_ = env.last()
-        action = kind(random_legal(obs, np.random.default_rng(0)))
+        legal_id = random_legal(obs, np.random.default_rng(0))
+        if kind is not int and legal_id > np.iinfo(kind).max:
+            continue  # (a large action space: the id does not fit this type)
+        action = kind(legal_id)
         assert engine.record().actions == ()
         env.step(action)
         assert engine.record().actions[:1] == (engine.action_text(int(action)),)
@@ -194,8 +197,10 @@ CARD = re.compile(r"(?<![\w-])(?:10|[2-9AJQK])[CDHS](?!\w)|(?<![\w-])[RB]J(?!\w)
 
 
 def allowed_cards(engine, seat: int) -> set[str]:
-    """Cards ``seat`` may see on the table: its hand, the top card, a Guarantee Joker."""
-    allowed = {card_text(c) for c in engine.state.hands[seat]} | {card_text(engine.state.top)}
+    """Cards ``seat`` may see on the table: its hand, the piles' top cards, a Guarantee
+    Joker."""
+    allowed = {card_text(c) for c in engine.state.hands[seat]} | {
+        card_text(pile[-1]) for pile in engine.state.piles if pile}
     guarantee = getattr(engine, "guarantee", None)
     if guarantee is not None and guarantee >= 0:
         allowed.add(card_text(guarantee))
@@ -212,7 +217,9 @@ def hidden_from(engine, seat: int) -> set[str]:
 RENDER_CASES = [("crazy_eights", {"num_players": 2}), ("crazy_eights", {"num_players": 4}),
                 ("livery_eights", {"num_players": 3}),
                 ("baby_eating_eights", {"num_players": 4}),
-                ("baby_eating_eights", {"num_players": 4, "teams": 2})]
+                ("baby_eating_eights", {"num_players": 4, "teams": 2}),
+                ("jokers_of_death", {"num_players": 3}),
+                ("jokers_of_death", {"num_players": 4, "five_pile": True})]
 
 
 @pytest.mark.parametrize("case", RENDER_CASES, ids=lambda c: f"{c[0]}-{c[1]}")
@@ -315,11 +322,16 @@ def test_a_copied_env_plays_on_alone_and_the_same(variant: str, how: str) -> Non
     import pickle
 
     env = make_env(variant, num_players=3)
-    env.reset(seed=4)
     rng = np.random.default_rng(4)
-    for _ in range(15):
-        obs, _r, terminated, truncated, _i = env.last()
-        env.step(None if terminated or truncated else random_legal(obs, rng))
+    for seed in range(4, 40):  # a game still running after 15 steps
+        env.reset(seed=seed)
+        for _ in range(15):
+            if not env.agents:
+                break
+            obs, _r, terminated, truncated, _i = env.last()
+            env.step(None if terminated or truncated else random_legal(obs, rng))
+        if not env.unwrapped.engine.game_over:
+            break
     twin = copy.deepcopy(env) if how == "deepcopy" else pickle.loads(pickle.dumps(env))
     # the actions a random player takes from here, read off the original's own play
     probe = copy.deepcopy(env)

@@ -1,0 +1,954 @@
+"""Jokers of Death (Insane Eights), as José Luis Adrião's rules give it.
+
+Two or more players, two 52-card decks and two Jokers (more decks as an
+option), 20 cards each, three discard piles turned up from the stock. Play
+goes counter-clockwise from the dealer's right, and the deal passes on with
+it. A turn puts one card on each live pile, matching its top card's suit or
+rank; 8s are wild (their player names the pile's suit) except directly on a
+2 or a 4 of Spades of the previous player. A player who cannot match a pile
+draws until able (or until the stock is empty: then they pass).
+
+Special cards, each pinned by a test (``docs/rules/jokers_of_death.md``):
+
+====  ==================================================================
+2     the next player may only answer the previous player's 2s, with a 2 on
+      each, or take two cards per consecutive 2 for each unanswered pile
+4S    the same, with a 4 of Spades or a Joker; taking costs 4, 16 after two
+      in succession (4x4)
+Jok.  only on a 4 of Spades of the immediately previous player (never your
+      own): the pile is killed and leaves play; on two 4s of Spades its
+      player also takes four
+8     wild, names the suit of its pile
+10    its player reverses the direction of play, or keeps it
+J, K  must be followed on the same pile by a card of its suit or an 8
+      (chaining); a player unable or unwilling draws until a card that fits
+      comes, and plays it
+A     each Ace skips one following player when the turn ends
+====  ==================================================================
+
+A player left with one card knocks (an action; ``auto_knock`` does it for
+them); the hand ends when a player who knocked plays their last card. A
+player holding two Jokers may stop the hand at any of their decisions.
+Everyone then scores the cards in their hand (2-10 face value, J/Q/K 10,
+A 20, Joker 50). A ``match`` ends when a player reaches ``target_score``
+(105): they lose and the lowest total wins (a tie at the top deals again).
+Options add the Hand Switching (the 3 of Diamonds passes every hand on),
+Five Pile (four players, four decks, four Jokers, five piles) and Aces
+(three Aces on top send the piles back into the stock) variants.
+
+What is pending is the agenda's frames (:mod:`eights.engines.table`), top
+last. Decisions: ``turn`` (a placement on a pile still to play, a draw, or
+a pass on an empty stock), ``answer`` (a 2 on a 2, a 4 of Spades or a Joker
+on a 4 of Spades, or take the cards), ``follow`` (the card on a Jack or
+King; its argument is the pile), ``suit`` (after an 8; the pile),
+``knock`` and ``direction`` (after a 10). ``end`` is an effect resolved
+when it reaches the top: the turn is over, the next one starts. The piles
+still to play this turn and the Aces and Tens played in it are state
+(``todo``, ``aces``, ``tens``), public like every frame.
+
+Actions (280), declared as blocks: ``play <card> pile <k>`` for the 54
+cards on piles 1-5 (ids 0-269, ``5 * card + k - 1``), ``suit C|D|H|S``
+(270-273), ``draw``, ``pass``, ``knock``, ``stop``, ``reverse``, ``keep``
+(274-279).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from ..cards import (
+    BLACK_JOKER,
+    NO_CARD,
+    NUM_KINDS,
+    RANK,
+    RED_JOKER,
+    SUIT,
+    SUITS,
+    card,
+    card_text,
+    hand_shown,
+    parse_cards,
+    standard_deck,
+)
+from ..config import ConfigError, GameConfig, option
+from .blocks import ActionSpace, Block, cards, numbers, suits
+from .encoding import CardCounts, CardList, Choice, Flag, OneHot, PerPile, PerSeat, Scaled, Seat
+from .fields import ViewField, core
+from .pile import DEAL_TRIES
+from .table import PILE, Frame, TableEngine, TableState, empty_piles
+
+ACE, TWO, EIGHT, TEN, JACK, KING = 1, 2, 8, 10, 11, 13
+FOUR_OF_SPADES = card(4, 3)
+THREE_OF_DIAMONDS = card(3, 1)
+JOKER_IDS = (RED_JOKER, BLACK_JOKER)
+#: the most piles any option gives (the Five Pile variant)
+MAX_PILES = 5
+MAX_PLAYERS = 10
+#: cards a 2 adds to its pile's penalty; a 4 of Spades multiplies it by four
+TWO_PENALTY, FOUR_PENALTY = 2, 4
+#: points of a card left in hand, by rank (jokers: rank 0)
+POINTS_BY_RANK = (50, 20, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+
+PHASES = {"turn": "play", "answer": "answer", "follow": "follow", "suit": "choose suit",
+          "knock": "knock", "direction": "direction"}
+
+# ------------------------------------------------------------------ actions
+ACTIONS = ActionSpace(
+    Block("play", "play {card} pile {pile}", cards(range(NUM_KINDS)),
+          numbers("pile", MAX_PILES, first=1),
+          when="a card on a pile still to play this turn (its suit or rank, or an 8); an "
+               "answer (a 2 on a 2, a 4 of Spades or a Joker on a 4 of Spades); the card on "
+               "a Jack or King"),
+    Block("suit", "suit {suit}", suits(), when="right after an 8: the suit of its pile"),
+    Block("draw", "draw", when="a pile you cannot match: draw until you can; answering: take "
+                               "the cards for the piles you do not answer; on a Jack or King: "
+                               "draw until a card that fits comes, and play it"),
+    Block("pass", "pass", when="the stock is empty and a pile cannot be matched (the turn "
+                               "ends); do not knock"),
+    Block("knock", "knock", when="right after you are left with one card"),
+    Block("stop", "stop", when="you hold two Jokers: stop the hand now"),
+    Block("reverse", "reverse", when="your turn ends after you played a 10: reverse the "
+                                     "direction"),
+    Block("keep", "keep", when="your turn ends after you played a 10: keep the direction"),
+)
+NUM_ACTIONS = len(ACTIONS)
+_PLAY = ACTIONS["play"]
+#: action id of ``play <card> pile <k + 1>``: ``PLAY_ID[card][k]``
+PLAY_ID: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_PLAY.id(c, k + 1) for k in range(MAX_PILES)) for c in range(NUM_KINDS))
+#: (card, pile index) of each play action id
+PLAY_OF: dict[int, tuple[int, int]] = {
+    PLAY_ID[c][k]: (c, k) for c in range(NUM_KINDS) for k in range(MAX_PILES)}
+SUIT_IDS = tuple(ACTIONS["suit"].id(k) for k in range(4))
+DRAW, PASS, KNOCK, STOP, REVERSE, KEEP = (
+    ACTIONS[name].id() for name in ("draw", "pass", "knock", "stop", "reverse", "keep"))
+
+
+# ------------------------------------------------------------------ config
+@dataclasses.dataclass(frozen=True)
+class JokersOfDeathConfig(GameConfig):
+    """Options of Jokers of Death; the rules' own game is every default."""
+
+    variant: ClassVar[str] = "jokers_of_death"
+
+    num_players: int = option(3, doc="players at the table", min=2, max=MAX_PLAYERS)
+    num_decks: int = option(0, doc="52-card decks shuffled together; 0: the rules' own (2, "
+                                   "or 4 with five_pile)", min=0, max=8)
+    hand_size: int = option(20, doc="cards dealt to each player", min=1, max=40)
+    match: bool = option(False, doc="play hands until a player reaches target_score instead "
+                                    "of one hand")
+    target_score: int = option(105, doc="with match=True: the first to reach it loses and the "
+                                        "lowest total wins", min=1)
+    reward: str = option("win_loss", doc="end-of-game rewards: +1/-1, or points-based",
+                         choices=("win_loss", "score"))
+    auto_knock: bool = option(False, doc="knock for every player left with one card (for "
+                                         "agents that should not learn to knock)")
+    hand_switching: bool = option(False, doc="the Hand Switching variant: the 3 of Diamonds "
+                                             "passes every hand to the next player")
+    five_pile: bool = option(False, doc="the Five Pile variant: four players, four decks, four "
+                                        "Jokers, five piles")
+    aces: bool = option(False, doc="the Aces variant: when every live pile has an Ace on top, "
+                                   "the piles but the Aces go back into the stock")
+    max_turns: int = option(5000, doc="applied actions after which the game is truncated",
+                            min=1)
+
+    @property
+    def decks(self) -> int:
+        """The 52-card decks in play."""
+        return self.num_decks or (4 if self.five_pile else 2)
+
+    @property
+    def jokers(self) -> int:
+        """Jokers in play: always two (four in the Five Pile variant)."""
+        return 4 if self.five_pile else 2
+
+    @property
+    def piles(self) -> int:
+        """Discard piles turned up at the deal."""
+        return MAX_PILES if self.five_pile else 3
+
+    @property
+    def deck_size(self) -> int:
+        return 52 * self.decks + self.jokers
+
+    def check(self) -> None:
+        if self.five_pile and self.num_players != 4:
+            raise ConfigError(
+                f"{self.variant}: five_pile=True is the Five Pile variant for four players; "
+                f"num_players={self.num_players} is not allowed with it (use num_players=4)")
+        need = self.num_players * self.hand_size + self.piles
+        if need > self.deck_size:
+            raise ConfigError(
+                f"{self.variant}: num_players={self.num_players} with hand_size="
+                f"{self.hand_size} and {self.piles} piles needs {need} cards but "
+                f"{self.decks} decks and {self.jokers} Jokers hold {self.deck_size}; use more "
+                f"decks (num_decks), fewer players or smaller hands")
+
+    def goal(self) -> str:
+        if self.match:
+            return (f"A match: the first to reach {self.target_score} points loses; the lowest "
+                    f"total then wins.")
+        return "One hand: the first to knock and then play their last card wins."
+
+
+# ------------------------------------------------------------------ state
+@dataclasses.dataclass(slots=True)
+class JokersState(TableState):
+    """The table, and what a turn of several placements keeps."""
+
+    #: per pile, 1 once a Joker killed it (its cards stay in it, out of play)
+    killed: list[int] = dataclasses.field(default_factory=list)
+    #: per seat: 1 knocked with one card, -1 chose not to knock for this card, 0 neither
+    knocked: list[int] = dataclasses.field(default_factory=list)
+    todo: int = 0       # bit k set: pile k still to play (or to answer) this turn
+    aces: int = 0       # Aces played this turn: each skips a player when it ends
+    tens: int = 0       # Tens played this turn: its player decides the direction
+    stuck: int = 0      # turns in a row that ended without a card placed, drawn or taken
+
+
+def _piles(config: JokersOfDeathConfig) -> int:
+    return config.piles
+
+
+def _decks(config: JokersOfDeathConfig) -> int:
+    return config.decks
+
+
+def _total(config: JokersOfDeathConfig) -> int:
+    return config.deck_size
+
+
+def _score_scale(config: JokersOfDeathConfig) -> float:
+    return float(config.target_score)
+
+
+def _phase(game: JokersOfDeathGame, seat: int) -> str:
+    agenda = game.state.agenda
+    for frame in reversed(agenda):
+        phase = PHASES.get(frame.kind)
+        if phase is not None:
+            return phase
+    return PHASES["turn"]
+
+
+def _decision_pile(game: JokersOfDeathGame, seat: int) -> tuple[bool, ...]:
+    """The pile a ``follow`` or ``suit`` decision is about (all False otherwise)."""
+    s = game.state
+    frame = s.agenda[-1] if s.agenda else None
+    k = frame.args[0] if frame is not None and frame.kind in ("follow", "suit") else -1
+    return tuple(i == k for i in range(len(s.piles)))
+
+
+VIEW_FIELDS: tuple[ViewField, ...] = (
+    core("hand", CardList(NUM_KINDS, _decks), "copies of each card in the observer's hand"),
+    ViewField("pile_tops", "pile_card", "each pile's top card", "tuple(p[-1] for p in s.piles)",
+              PerPile(OneHot(NUM_KINDS), _piles), feature="tops"),
+    ViewField("pile_suits", "pile_suit", "each pile's suit to follow: its top card's, or the "
+              "suit named for an 8", "tuple(s.suits)", PerPile(OneHot(4), _piles),
+              feature="suits"),
+    ViewField("pile_pending", "pile_count", "each pile's penalty: the cards the player to "
+              "answer it takes unless they answer (2s: two per 2 in a row; 4 of Spades: 4, "
+              "then 16)", "tuple(s.pending)", PerPile(Scaled(16), _piles), feature="pending"),
+    ViewField("pile_owners", "pile_seat", "who put each pile's top card there (null: turned "
+              "up at the deal)", "tuple(s.owners)", PerPile(Seat(), _piles), feature="owners"),
+    ViewField("killed", "pile_bool", "each pile: killed by a Joker (out of play)",
+              "tuple(map(bool, s.killed))", PerPile(Flag(), _piles)),
+    ViewField("to_play", "pile_bool", "each pile: still to play (or to answer) this turn",
+              "tuple(bool(s.todo >> k & 1) for k in range(len(s.piles)))",
+              PerPile(Flag(), _piles)),
+    ViewField("decision_pile", "pile_bool", "the pile a follow or suit decision is about",
+              _decision_pile, PerPile(Flag(), _piles)),
+    ViewField("phase", "phase", "what the player to act is deciding", _phase,
+              Choice(tuple(PHASES.values())), names=tuple(PHASES.values())),
+    ViewField("aces_played", "count", "Aces played this turn (each skips a player when it "
+              "ends)", "s.aces", Scaled(4), feature="aces"),
+    ViewField("tens_played", "count", "Tens played this turn (its player then decides the "
+              "direction)", "s.tens", Flag(), feature="tens"),
+    ViewField("knocked", "ints", "per seat: 1 knocked with one card, -1 chose not to knock "
+              "for it, 0 neither", "tuple(s.knocked)", PerSeat(Flag(1))),
+    ViewField("direction", "int", "1 while play goes up the seats, -1 the other way (the "
+              "game starts counter-clockwise: -1)", "s.direction", Flag(1)),
+    core("current_player", Seat(), "who acts now", feature="to_act"),
+    core("hand_sizes", PerSeat(Scaled(_total), others=True),
+         "each opponent's hand size / total cards"),
+    ViewField("stock_size", "count", "cards left in the face-down stock", "len(s.stock)",
+              Scaled(_total), feature="stock"),
+    ViewField("pile_counts", "pile_card_counts", "every card in each pile (killed ones "
+              "too), its top included, and its copies", "tuple(map(bytes, s.pile_counts))",
+              PerPile(CardCounts(NUM_KINDS, _decks), _piles), feature="pile_cards"),
+    core("scores", PerSeat(Scaled(_score_scale)), "match scores / target_score"),
+    ViewField("hand_number", "count", "hands played before this one in a match",
+              "s.hand_number"),
+    ViewField("first_player", "seat", "who played first this hand", "s.first"),
+    ViewField("stuck", "count", "turns in a row that ended with no card placed, drawn or "
+              "taken (the hand is blocked at one per player)", "s.stuck"),
+    ViewField("agenda", "frames", "what is pending, bottom first (the top frame is the "
+              "decision at hand); every frame is public", "tuple(s.agenda)"),
+)
+
+
+# ------------------------------------------------------------------ the engine
+class JokersOfDeathGame(TableEngine):
+    """Jokers of Death; see the module docstring."""
+
+    variant = "jokers_of_death"
+    Config = JokersOfDeathConfig
+    actions = ACTIONS
+    private_events = frozenset({"draw"})
+    low_score_wins = True
+    phases = PHASES
+    view_fields = VIEW_FIELDS
+    frame_args: ClassVar[dict[str, tuple[str, ...]]] = {
+        "turn": (), "answer": (), "follow": ("count",), "suit": ("count",), "knock": (),
+        "direction": (), "end": (),
+    }
+    event_texts: ClassVar[dict[str, str]] = {
+        **TableEngine.event_texts,
+        "deal": "Hand {number} is dealt; {player} plays first.",
+        "starter": "{card} is turned up.",
+        "starter_to_bottom": "{card} is turned up and goes under the stock.",
+        "play": "{player} plays {card}.",
+        "suit": "{player} names {suit}.",
+        "draw": "{player} draws {card}.",
+        "take": "{player} takes {arg} cards.",
+        "pass": "{player} cannot play and passes.",
+        "knock": "{player} knocks: one card left.",
+        "no_knock": "{player} does not knock.",
+        "kill": "{player}'s Joker kills the pile.",
+        "reverse": "{player} reverses the direction: now {direction}.",
+        "keep": "{player} keeps the direction.",
+        "skip": "{player} is skipped.",
+        "switch": "The 3 of Diamonds: every hand passes to the next player.",
+        "recycle": "Every pile has an Ace on top: {arg} cards go back into the stock.",
+        "stop": "{player} holds two Jokers and stops the hand.",
+        "out": "{player} plays their last card.",
+        "blocked": "Nobody can play: the hand is over.",
+        "hand_over": "{player} wins the hand.",
+        "score": "{player} scores {arg} points.",
+        "tie": "Players are tied at the top: another hand decides the loser.",
+    }
+
+    config: JokersOfDeathConfig
+    state: JokersState
+
+    @property
+    def team_of(self) -> tuple[int, ...]:
+        return tuple(range(self.num_players))
+
+    # ------------------------------------------------------------ decks
+    def full_deck(self) -> list[int]:
+        cfg = self.config
+        return standard_deck(cfg.decks) + list(JOKER_IDS) * (cfg.jokers // 2)
+
+    def describe_deck(self) -> str:
+        cfg = self.config
+        return f"{cfg.decks} 52-card decks and {cfg.jokers} Jokers"
+
+    @classmethod
+    def stacked_deck(cls, hands: Sequence[Sequence[int | str] | str],
+                     piles: Sequence[int | str] | str, stock: Sequence[int | str] | str = (),
+                     *, config: JokersOfDeathConfig | None = None, first_player: int = 0
+                     ) -> list[int]:
+        """The deck order that deals exactly ``hands`` (in seat order) when ``first_player``
+        plays first, turns up ``piles`` (pile 1 first) and leaves ``stock`` (top first) on
+        top of the stock, the rest below it in id order.
+
+        Scenario tests write positions this way instead of computing the deal.
+        """
+        cfg = config or JokersOfDeathConfig(num_players=len(hands))
+        n = len(hands)
+        if n != cfg.num_players:
+            raise ConfigError(f"stacked_deck: {n} hands for num_players={cfg.num_players}")
+        hand_cards = [parse_cards(h) for h in hands]
+        size = len(hand_cards[0])
+        if any(len(h) != size for h in hand_cards):
+            raise ConfigError("stacked_deck: every hand must have the same size")
+        order: list[int] = []
+        for i in range(size):
+            for k in range(n):  # counter-clockwise from the first player
+                order.append(hand_cards[(first_player - k) % n][i])
+        order += parse_cards(piles) + parse_cards(stock)
+        rest = standard_deck(cfg.decks) + list(JOKER_IDS) * (cfg.jokers // 2)
+        for c in order:
+            if c not in rest:
+                raise ConfigError(f"stacked_deck: too many copies of {card_text(c)}")
+            rest.remove(c)
+        return order + rest
+
+    # ------------------------------------------------------------ the deal
+    def _new_state(self, first: int) -> JokersState:
+        n, cfg = self.num_players, self.config
+        return JokersState(
+            hands=[[] for _ in range(n)], **empty_piles(cfg.piles, NUM_KINDS),
+            zones=[[] for _ in range(n)], agenda=[], direction=-1, scores=[0] * n,
+            hand_number=0, first=first, killed=[0] * cfg.piles, knocked=[0] * n)
+
+    def _start(self) -> None:
+        first = self.first_player_option
+        if first is None:
+            first = self.rng.randrange(self.num_players)
+        self.state = self._new_state(first)
+        self._deal(first)
+
+    def _deal(self, first: int) -> None:
+        """``hand_size`` cards each, one at a time counter-clockwise from ``first``; the piles
+        turned up from the stock (a Joker goes under the stock and the next card is turned);
+        ``first``'s turn on the agenda."""
+        s, cfg, n = self.state, self.config, self.num_players
+        deck = self._new_deck()
+        s.hands = [[] for _ in range(n)]
+        pos = 0
+        for _ in range(cfg.hand_size):
+            for k in range(n):
+                s.hands[(first - k) % n].append(deck[pos])
+                pos += 1
+        s.stock = deck[pos:][::-1]
+        for k, value in empty_piles(cfg.piles, NUM_KINDS).items():
+            setattr(s, k, value)
+        s.killed = [0] * cfg.piles
+        s.knocked = [0] * n
+        s.first, s.direction, s.stuck = first, -1, 0
+        s.agenda = []
+        self._log.append(("deal", first, NO_CARD, s.hand_number))
+        for k in range(cfg.piles):
+            self._turn_up(k)
+        self._start_turn(first)
+
+    def _turn_up(self, k: int) -> None:
+        """Turn the stock's top card up as pile ``k``. A Joker matches nothing (it only ever
+        goes on a 4 of Spades), so it goes under the stock and the next card is turned."""
+        s = self.state
+        for _ in range(len(s.stock)):
+            c = s.stock[-1]
+            if RANK[c] != 0:
+                break
+            s.stock.insert(0, s.stock.pop())
+            self._log.append(("starter_to_bottom", -1, c, k))
+        c = self.move(("stock",), (PILE, k))
+        self._log.append(("starter", -1, c, k))
+
+    # ------------------------------------------------------------ helpers
+    def _live(self) -> int:
+        """Bit mask of the piles still in play."""
+        return sum(1 << k for k, dead in enumerate(self.state.killed) if not dead)
+
+    def fits(self, c: int, k: int) -> bool:
+        """Whether ``c`` may be placed on pile ``k`` in an ordinary turn: an 8 (the piles
+        with a penalty are answered, never played on), the suit to follow, or the rank."""
+        r = RANK[c]
+        if r == EIGHT:
+            return True
+        if r == 0:  # a Joker only answers a 4 of Spades
+            return False
+        s = self.state
+        return SUIT[c] == s.suits[k] or r == RANK[s.piles[k][-1]]
+
+    def _jokers_held(self, seat: int) -> int:
+        hand = self.state.hands[seat]
+        return hand.count(RED_JOKER) + hand.count(BLACK_JOKER)
+
+    def _with_stop(self, seat: int, legal: list[int]) -> list[int]:
+        """Two Jokers in hand: stopping the hand is legal at each of the holder's decisions."""
+        if self._jokers_held(seat) >= 2:
+            legal.append(STOP)
+        return legal
+
+    def _draw(self, seat: int) -> int:
+        """The stock's top card to ``seat`` (``NO_CARD`` on an empty stock). A player who
+        knocked and now holds more than one card must knock again."""
+        s = self.state
+        if not s.stock:
+            return NO_CARD
+        c = self.move(("stock",), ("hand", seat), event="draw", player=seat)
+        s.knocked[seat] = 0
+        s.stuck = 0
+        return c
+
+    def _take(self, seat: int, count: int) -> None:
+        """Take ``count`` penalty cards (as many as the stock holds)."""
+        got = 0
+        for _ in range(count):
+            if self._draw(seat) == NO_CARD:
+                break
+            got += 1
+        self._log.append(("take", seat, NO_CARD, got))
+        self.state.stuck = 0
+
+    # ------------------------------------------------------------ turns
+    def _start_turn(self, seat: int) -> None:
+        """``seat``'s turn: answering the previous player's 2s and 4s of Spades if any pile
+        has a penalty, else an ordinary turn on every live pile."""
+        s = self.state
+        s.aces = s.tens = 0
+        attacked = sum(1 << k for k, p in enumerate(s.pending) if p and not s.killed[k])
+        if attacked:
+            s.todo = attacked
+            self.push("answer", seat)
+        else:
+            s.todo = self._live()
+            self.push("turn", seat)
+        if len(s.hands[seat]) == 1 and s.knocked[seat] == 0:
+            self._offer_knock(seat)
+
+    def _offer_knock(self, seat: int) -> None:
+        if self.config.auto_knock:
+            self._knock(seat)
+        else:
+            self.push("knock", seat)
+
+    def _knock(self, seat: int) -> None:
+        self.state.knocked[seat] = 1
+        self._log.append(("knock", seat, NO_CARD, -1))
+
+    def _next_turn(self, seat: int) -> None:
+        """The turn after ``seat``'s: each Ace played in it skips one player."""
+        s = self.state
+        q = seat
+        for _ in range(s.aces):
+            q = self.next_seat(q)
+            self._log.append(("skip", q, NO_CARD, -1))
+        self._start_turn(self.next_seat(q))
+
+    def end_resolve(self, frame: Frame) -> None:
+        """The turn is over: its player decides the direction after a 10, then the next
+        player's turn starts."""
+        if self.state.tens:
+            self.push("direction", frame.seat)
+        else:
+            self._next_turn(frame.seat)
+
+    # ---------------------------------------------------------------- turn
+    def turn_legal(self, frame: Frame) -> list[int]:
+        s, p = self.state, frame.seat
+        hand = set(s.hands[p])
+        legal = []
+        unmatched = False
+        todo = s.todo
+        for k in range(len(s.piles)):
+            if todo >> k & 1:
+                matched = False
+                for c in hand:
+                    if self.fits(c, k):
+                        legal.append(PLAY_ID[c][k])
+                        matched = True
+                unmatched = unmatched or not matched
+        if unmatched:
+            legal.append(DRAW if s.stock else PASS)
+        legal.sort()
+        return self._with_stop(p, legal)
+
+    def turn_apply(self, frame: Frame, a: int) -> None:
+        p = frame.seat
+        if a == DRAW:
+            self._draw_until_able(p)
+            self.push("turn", p)
+        elif a == PASS:
+            s = self.state
+            self._log.append(("pass", p, NO_CARD, -1))
+            if self._blocked(p):
+                return
+            s.todo = 0
+            self.push("end", p)
+        elif a == STOP:
+            self._stop(p)
+        else:
+            c, k = PLAY_OF[a]
+            self._place(p, c, k, "turn")
+
+    def _blocked(self, p: int) -> bool:
+        """Count a turn passed with no card placed; a whole round of them in a row ends the
+        hand (the stock is empty and nobody can play). Placing, drawing or taking a card
+        sets the count back to 0."""
+        s = self.state
+        if s.todo != self._live():  # a card was placed this turn
+            return False
+        s.stuck += 1
+        if s.stuck >= self.num_players:
+            self._log.append(("blocked", -1, NO_CARD, -1))
+            self._end_hand(None)
+            return True
+        return False
+
+    def _draw_until_able(self, p: int) -> None:
+        """Draw until every pile still to play has a card that fits (or the stock is out)."""
+        s = self.state
+        hand = s.hands[p]
+        need = [k for k in range(len(s.piles))
+                if s.todo >> k & 1 and not any(self.fits(c, k) for c in hand)]
+        while need and s.stock:
+            c = self._draw(p)
+            need = [k for k in need if not self.fits(c, k)]
+
+    def _place(self, p: int, c: int, k: int, kind: str) -> None:
+        """``p`` puts ``c`` on pile ``k`` (in a ``turn``, an ``answer`` or a ``follow``), the
+        card's effect applies, and what comes next is pushed: the turn's continuation, then
+        a Jack's or King's follow, a knock, the suit of an 8 (the top one decided first)."""
+        s = self.state
+        s.todo &= ~(1 << k)
+        before = s.pending[k]
+        self.move(("hand", p), (PILE, k), c, "play", p, k)
+        s.owners[k] = p
+        s.stuck = 0
+        rank = RANK[c]
+        if kind == "answer":
+            if rank == 0:
+                self._kill(p, k, before)
+            else:  # a 2 on a 2, a 4 of Spades on a 4 of Spades
+                s.pending[k] = before + TWO_PENALTY if rank == TWO else before * FOUR_PENALTY
+        elif rank == TWO:
+            s.pending[k] = TWO_PENALTY
+        elif c == FOUR_OF_SPADES:
+            s.pending[k] = FOUR_PENALTY
+        elif rank == ACE:
+            s.aces += 1
+        elif rank == TEN:
+            s.tens += 1
+        if not s.hands[p] and s.knocked[p] == 1:
+            self._end_hand(p)
+            return
+        if kind == "turn":
+            self.push("turn" if s.todo else "end", p)
+        elif kind == "answer":
+            self.push("answer" if s.todo else "end", p)
+        if kind != "answer" and rank in (JACK, KING):
+            self.push("follow", p, k)
+        if c == THREE_OF_DIAMONDS and kind != "answer" and self.config.hand_switching:
+            self._switch_hands(p)
+        if len(s.hands[p]) == 1 and s.knocked[p] == 0:
+            self._offer_knock(p)
+        if rank == EIGHT:
+            self.push("suit", p, k)
+        if self.config.aces and kind != "answer":
+            self._recycle_aces()
+
+    def _kill(self, p: int, k: int, pending: int) -> None:
+        """A Joker on a 4 of Spades: the pile leaves play; on two or more 4s of Spades in a
+        row its player takes four for each one the Joker does not neutralise."""
+        s = self.state
+        s.killed[k] = 1
+        s.pending[k] = 0
+        self._log.append(("kill", p, NO_CARD, k))
+        extra = pending // FOUR_PENALTY
+        if extra > 1:
+            self._take(p, extra)
+
+    def _switch_hands(self, p: int) -> None:
+        """The Hand Switching variant's 3 of Diamonds: each hand goes to the next player in
+        the direction of play; everyone must knock again for the hand they get."""
+        s = self.state
+        n = self.num_players
+        hands = [[] for _ in range(n)]
+        for q in range(n):
+            hands[self.next_seat(q)] = s.hands[q]
+        s.hands = hands
+        s.knocked = [0] * n
+        self._log.append(("switch", p, NO_CARD, -1))
+
+    def _recycle_aces(self) -> None:
+        """The Aces variant: every live pile with an Ace on top sends its other cards back
+        into the stock, shuffled with it."""
+        s = self.state
+        live = [k for k in range(len(s.piles)) if not s.killed[k]]
+        if not all(RANK[s.piles[k][-1]] == ACE for k in live):
+            return
+        back = list(s.stock)
+        for k in live:
+            pile = s.piles[k]
+            back += pile[:-1]
+            self.set_pile(k, pile[-1:])
+            s.pending[k] = 0
+        moved = len(back) - len(s.stock)
+        if not moved:
+            return
+        self.rng.shuffle(back)
+        s.stock = back
+        self._log.append(("recycle", -1, NO_CARD, moved))
+
+    # ---------------------------------------------------------------- answer
+    def answer_legal(self, frame: Frame) -> list[int]:
+        s, p = self.state, frame.seat
+        hand = set(s.hands[p])
+        legal = []
+        for k in range(len(s.piles)):
+            if not s.todo >> k & 1:
+                continue
+            top = s.piles[k][-1]
+            for c in hand:
+                if (RANK[top] == TWO and RANK[c] == TWO) or (
+                        top == FOUR_OF_SPADES and (
+                            c == FOUR_OF_SPADES or (RANK[c] == 0 and s.owners[k] != p))):
+                    legal.append(PLAY_ID[c][k])
+        legal.sort()
+        legal.append(DRAW)
+        return self._with_stop(p, legal)
+
+    def answer_apply(self, frame: Frame, a: int) -> None:
+        p = frame.seat
+        s = self.state
+        if a == DRAW:  # take the cards for every pile not answered
+            count = 0
+            for k in range(len(s.piles)):
+                if s.todo >> k & 1:
+                    count += s.pending[k]
+                    s.pending[k] = 0
+            s.todo = 0
+            self._take(p, count)
+            self.push("end", p)
+        elif a == STOP:
+            self._stop(p)
+        else:
+            c, k = PLAY_OF[a]
+            self._place(p, c, k, "answer")
+
+    # ---------------------------------------------------------------- follow
+    def _follows(self, c: int, k: int) -> bool:
+        """A card that may go on a Jack or King on pile ``k``: its suit, or an 8."""
+        return RANK[c] == EIGHT or (RANK[c] != 0 and SUIT[c] == self.state.suits[k])
+
+    def follow_legal(self, frame: Frame) -> list[int]:
+        s, p = self.state, frame.seat
+        (k,) = frame.args
+        legal = sorted({PLAY_ID[c][k] for c in s.hands[p] if self._follows(c, k)})
+        if s.stock:
+            legal.append(DRAW)
+        elif not legal:
+            legal.append(PASS)
+        return self._with_stop(p, legal)
+
+    def follow_apply(self, frame: Frame, a: int) -> None:
+        p = frame.seat
+        (k,) = frame.args
+        if a == DRAW:  # draw until a card that fits comes, and play it
+            s = self.state
+            while s.stock:
+                c = self._draw(p)
+                if self._follows(c, k):
+                    self._place(p, c, k, "follow")
+                    return
+            self._log.append(("pass", p, NO_CARD, k))
+        elif a == PASS:
+            self._log.append(("pass", p, NO_CARD, k))
+        elif a == STOP:
+            self._stop(p)
+        else:
+            c, _ = PLAY_OF[a]
+            self._place(p, c, k, "follow")
+
+    # ---------------------------------------------------------------- suit, knock, ten
+    def suit_legal(self, frame: Frame) -> list[int]:
+        return self._with_stop(frame.seat, list(SUIT_IDS))
+
+    def suit_apply(self, frame: Frame, a: int) -> None:
+        if a == STOP:
+            self._stop(frame.seat)
+            return
+        (k,) = frame.args
+        suit = SUIT_IDS.index(a)
+        self.state.suits[k] = suit
+        self._log.append(("suit", frame.seat, NO_CARD, suit))
+
+    def knock_legal(self, frame: Frame) -> list[int]:
+        return self._with_stop(frame.seat, [PASS, KNOCK])
+
+    def knock_apply(self, frame: Frame, a: int) -> None:
+        p = frame.seat
+        if a == KNOCK:
+            self._knock(p)
+        elif a == STOP:
+            self._stop(p)
+        else:
+            self.state.knocked[p] = -1
+            self._log.append(("no_knock", p, NO_CARD, -1))
+
+    def direction_legal(self, frame: Frame) -> list[int]:
+        return self._with_stop(frame.seat, [REVERSE, KEEP])
+
+    def direction_apply(self, frame: Frame, a: int) -> None:
+        p = frame.seat
+        s = self.state
+        if a == STOP:
+            self._stop(p)
+            return
+        if a == REVERSE:
+            s.direction = -s.direction
+            self._log.append(("reverse", p, NO_CARD, s.direction))
+        else:
+            self._log.append(("keep", p, NO_CARD, s.direction))
+        self._next_turn(p)
+
+    # ------------------------------------------------------------ ending a hand
+    def _stop(self, p: int) -> None:
+        """Two Jokers shown: the hand stops now and everyone scores their hand."""
+        self._log.append(("stop", p, NO_CARD, -1))
+        self._end_hand(None)
+
+    def card_points(self, c: int) -> int:
+        return POINTS_BY_RANK[RANK[c]]
+
+    def hand_points(self, seat: int) -> int:
+        return sum(POINTS_BY_RANK[RANK[c]] for c in self.state.hands[seat])
+
+    def _end_hand(self, out: int | None) -> None:
+        """Score the hand (``out``: who played their last card after knocking; ``None``: the
+        hand was stopped or blocked), then end the game or deal the next hand."""
+        s, n = self.state, self.num_players
+        if out is not None:
+            self._log.append(("out", out, NO_CARD, -1))
+        points = [self.hand_points(q) for q in range(n)]
+        for q in range(n):
+            s.scores[q] += points[q]
+        best = min(points)
+        hand_winners = [out] if out is not None else [q for q in range(n) if points[q] == best]
+        s.agenda = []
+        s.todo = 0
+        self._log.append(("hand_over", hand_winners[0] if len(hand_winners) == 1 else -1,
+                          NO_CARD, int(out is None)))
+        for q in range(n):
+            self._log.append(("score", q, NO_CARD, points[q]))
+        if not self.config.match:
+            self._finish(hand_winners)
+            return
+        top = max(s.scores)
+        if top >= self.config.target_score:
+            if s.scores.count(top) == 1:
+                low = min(s.scores)
+                self._finish([q for q in range(n) if s.scores[q] == low])
+                return
+            self._log.append(("tie", -1, NO_CARD, top))
+        s.hand_number += 1
+        self._deal((s.first - 1) % n)  # the deal passes to the right, with the play
+
+    def _finish(self, winners: list[int]) -> None:
+        self.terminated = True
+        self.winners = tuple(sorted(winners))
+        self._log.append(("game_over", -1, NO_CARD, len(self.winners)))
+
+    def final_scores(self) -> tuple[int, ...]:
+        return tuple(self.state.scores)
+
+    def _score_returns(self) -> list[float]:
+        """Points relative to the table average, scaled to about +-1 per 100 points."""
+        scores = self.state.scores
+        mean = sum(scores) / len(scores)
+        return [-(x - mean) / 100.0 for x in scores]
+
+    # ------------------------------------------------------------ determinization
+    @classmethod
+    def determinize(cls, view: Any, rng: random.Random,
+                    infer_from_draws: bool = False) -> JokersOfDeathGame:
+        """A new engine consistent with ``view`` (see :meth:`Engine.determinize`).
+
+        Everything but the other hands and the stock is public and comes from the view
+        (the piles' cards and order below the top do not matter: no rule reads them but
+        the Aces variant's, which shuffles them). The hidden cards, the deck less the
+        seat's hand and every pile, are dealt at random: the other hands by their sizes,
+        the rest as the stock. When another seat is to act, a deal that leaves it a single
+        legal action is dealt again (up to :data:`DEAL_TRIES` times): the engine only
+        asks real questions. ``infer_from_draws`` is accepted and ignored: a player here
+        may draw when unwilling to follow a Jack or King, so a draw proves nothing.
+        """
+        if view.variant != cls.variant:
+            raise ValueError(f"{cls.variant}: cannot determinize a {view.variant} view")
+        if view.game_over:
+            raise ValueError(f"{cls.variant}: the game in this view is over; "
+                             f"there is nothing to determinize")
+        engine = cls._unstarted(view.config, rng.getrandbits(63))
+        engine.turn = view.turn
+        for _ in range(DEAL_TRIES):  # another seat to act was asked a real question
+            engine.state = engine._state_from_view(view, rng)
+            if view.legal_actions or len(engine._legal()) > 1:
+                break
+        engine._settle()
+        if view.legal_actions and engine.legal_actions() != view.legal_actions:
+            raise ValueError(
+                f"{cls.variant}: the determinized position allows "
+                f"{', '.join(engine.legal_texts())} but the view lists "
+                f"{', '.join(engine.actions.texts_of(view.legal_actions))}")
+        return engine
+
+    def _state_from_view(self, view: Any, rng: random.Random) -> JokersState:
+        cfg = self.config
+        if len(view.pile_counts) != cfg.piles:
+            raise ValueError(f"{self.variant}: the view shows {len(view.pile_counts)} piles "
+                             f"but the config has {cfg.piles}")
+        counts = [0] * NUM_KINDS
+        for c in self.full_deck():
+            counts[c] += 1
+        for pile in view.pile_counts:
+            for c, m in enumerate(pile):
+                counts[c] -= m
+        for c in view.hand:
+            counts[c] -= 1
+        if min(counts) < 0:
+            c = counts.index(min(counts))
+            raise ValueError(f"{self.variant}: the view shows {-counts[c]} more "
+                             f"{card_text(c)} than {self.describe_deck()} hold")
+        pool = [c for c, m in enumerate(counts) for _ in range(m)]
+        sizes = view.hand_sizes
+        hidden = sum(sizes) - sizes[view.seat] + view.stock_size
+        if len(pool) != hidden or len(view.hand) != sizes[view.seat]:
+            raise ValueError(
+                f"{self.variant}: the view is not consistent with {self.describe_deck()}: "
+                f"{len(pool)} cards are hidden from seat {view.seat} but the other hands and "
+                f"the stock hold {hidden}")
+        rng.shuffle(pool)
+        s = self._new_state(view.first_player)
+        for p, size in enumerate(sizes):
+            if p == view.seat:
+                s.hands[p] = list(view.hand)
+            else:
+                s.hands[p] = pool[:size]
+                del pool[:size]
+        s.stock = pool
+        self.state = s
+        for k, pile in enumerate(view.pile_counts):
+            top = view.pile_tops[k]
+            rest = list(pile)
+            rest[top] -= 1
+            self.set_pile(k, [c for c, m in enumerate(rest) for _ in range(m)] + [top])
+        s.suits = list(view.pile_suits)
+        s.pending = list(view.pile_pending)
+        s.owners = list(view.pile_owners)
+        s.killed = [int(x) for x in view.killed]
+        s.todo = sum(1 << k for k, x in enumerate(view.to_play) if x)
+        s.aces, s.tens = view.aces_played, view.tens_played
+        s.knocked = list(view.knocked)
+        s.direction, s.scores = view.direction, list(view.scores)
+        s.hand_number, s.stuck = view.hand_number, view.stuck
+        s.agenda = list(view.agenda)
+        return s
+
+    # ------------------------------------------------------------ text
+    def render(self, seat: int | None = None) -> str:
+        s = self.state
+        lines = [f"{self.variant}  hand {s.hand_number + 1}  turn {self.turn}"
+                 + ("  (game over)" if self.game_over else "")]
+        lines.append(f"stock {len(s.stock)}  direction "
+                     f"{'clockwise' if s.direction == 1 else 'counter-clockwise'}")
+        for k, pile in enumerate(s.piles):
+            if s.killed[k]:
+                lines.append(f"  pile {k + 1}: killed ({len(pile)} cards)")
+                continue
+            suit = SUITS[s.suits[k]] if s.suits[k] >= 0 else "-"
+            extra = [f"penalty {s.pending[k]}"] if s.pending[k] else []
+            if s.todo >> k & 1 and not self.game_over:
+                extra.append("to play")
+            lines.append(f"  pile {k + 1}: {card_text(pile[-1])}  suit {suit}"
+                         + "".join(f"  {x}" for x in extra))
+        for p in range(self.num_players):
+            mark = ">" if p == self.current_player else " "
+            shown = hand_shown(sorted(s.hands[p]), seat is None or seat == p)
+            knock = "  (knocked)" if s.knocked[p] == 1 else ""
+            lines.append(f"{mark} player {p}: {shown}  (score {s.scores[p]}){knock}")
+        if self.game_over:
+            lines.append("winners: " + ", ".join(f"player {w}" for w in self.winners)
+                         if self.winners else "truncated")
+        elif seat is None or seat == self.current_player:
+            lines.append("legal: " + ", ".join(self.legal_texts()))
+        return "\n".join(lines)
+
+
+__all__ = ["ACTIONS", "JokersOfDeathConfig", "JokersOfDeathGame", "JokersState"]
