@@ -308,16 +308,17 @@ class JokersOfDeathGame(TableEngine):
     event_texts: ClassVar[dict[str, str]] = {
         **TableEngine.event_texts,
         "deal": "Hand {number} is dealt; {player} plays first.",
-        "starter": "{card} is turned up.",
-        "starter_to_bottom": "{card} is turned up and goes under the stock.",
-        "play": "{player} plays {card}.",
+        "starter": "Pile {number} starts with {card}.",
+        "starter_to_bottom": "Turned up for pile {number}, {card} goes under the stock.",
+        "play": "Pile {number}: {player} plays {card}.",
+        "penalty": "The next player must answer it or take {arg} cards.",
         "suit": "{player} names {suit}.",
         "draw": "{player} draws {card}.",
         "take": "{player} takes {arg} cards.",
         "pass": "{player} cannot play and passes.",
         "knock": "{player} knocks: one card left.",
         "no_knock": "{player} does not knock.",
-        "kill": "{player}'s Joker kills the pile.",
+        "kill": "{player}'s Joker kills pile {number}: it is out of play.",
         "reverse": "{player} reverses the direction: now {direction}.",
         "keep": "{player} keeps the direction.",
         "skip": "{player} is skipped.",
@@ -602,7 +603,9 @@ class JokersOfDeathGame(TableEngine):
             s.pending[k] = TWO_PENALTY
         elif c == FOUR_OF_SPADES:
             s.pending[k] = FOUR_PENALTY
-        elif rank == ACE:
+        if s.pending[k]:
+            self._log.append(("penalty", p, NO_CARD, s.pending[k]))
+        if rank == ACE:
             s.aces += 1
         elif rank == TEN:
             s.tens += 1

@@ -14,7 +14,15 @@ from ..cards import SUIT_NAMES, CardError, card_name, cards_count, parse_card, p
 from ..engines.base import PlayerView
 
 #: what ``pass`` means in the phases where it declines something rather than ends a turn
-PASS_BY_PHASE = {"last card": "don't call last card", "challenge": "don't challenge"}
+PASS_BY_PHASE = {"last card": "don't call last card", "challenge": "don't challenge",
+                 "knock": "don't knock"}
+#: what ``draw`` means where it is more than drawing one card
+DRAW_BY_PHASE = {"answer": "take the penalty cards",
+                 "follow": "draw until a card that fits comes, and play it"}
+#: actions that are one word, in words
+WORDS = {"draw": "draw a card", "last card": "call last card", "knock": "knock (one card left)",
+         "stop": "stop the hand (two Jokers)", "reverse": "reverse the direction",
+         "keep": "keep the direction"}
 
 
 def action_phrase(text: str, phase: str | None = None) -> str:
@@ -24,6 +32,8 @@ def action_phrase(text: str, phase: str | None = None) -> str:
     card"`` -> ``"don't call last card"`` (a pass there declines the call)."""
     if text == "pass" and phase in PASS_BY_PHASE:
         return PASS_BY_PHASE[phase]
+    if text == "draw" and phase in DRAW_BY_PHASE:
+        return DRAW_BY_PHASE[phase]
     verb, _, rest = text.partition(" ")
     if verb == "bottom" and rest:
         try:
@@ -38,13 +48,15 @@ def action_phrase(text: str, phase: str | None = None) -> str:
             phrase = f"play the {card_name(parse_card(first))}"
         except CardError:
             return text
+        if more.startswith("pile "):  # play 4S pile 2: on pile 2
+            more = "on " + more
         return f"{phrase} {more}".strip()
     if verb == "suit" and rest:
         try:
             return f"name {SUIT_NAMES[parse_suit(rest)]}"
         except CardError:
             return text
-    return {"draw": "draw a card", "last card": "call last card"}.get(text, text)
+    return WORDS.get(text, text)
 
 
 def hand_sentence(view: PlayerView) -> str:
@@ -59,7 +71,27 @@ def _hand_order(card: int) -> tuple[int, int]:
     return (card // 13, card % 13)
 
 
+def piles_sentence(view: PlayerView) -> str:
+    """Each pile of a several-pile variant: its top card, the suit an 8 named, a penalty
+    to answer, or that a Joker killed it."""
+    parts = []
+    for k, top in enumerate(view.pile_tops):
+        if view.killed[k]:
+            parts.append(f"pile {k + 1} is killed")
+            continue
+        part = f"pile {k + 1}: the {card_name(top)}"
+        suit = view.pile_suits[k]
+        if 0 <= suit < 4 and top // 13 != suit:
+            part += f", suit {SUIT_NAMES[suit]}"
+        if view.pile_pending[k]:
+            part += f", {view.pile_pending[k]} cards to take unless answered"
+        parts.append(part)
+    return "Piles. " + "; ".join(parts) + "."
+
+
 def top_card_sentence(view: PlayerView) -> str:
+    if hasattr(view, "pile_tops"):
+        return piles_sentence(view)
     top = getattr(view, "top", None)
     if top is None or top < 0:
         return "There is no top card."

@@ -14,7 +14,7 @@ from eights.play.text import action_phrase
     ("play 8S", "play the eight of spades"),
     ("play 10H", "play the ten of hearts"),
     ("play RJ", "play the red joker"),
-    ("play 2H pile 1", "play the two of hearts pile 1"),
+    ("play 2H pile 1", "play the two of hearts on pile 1"),
     ("suit D", "name diamonds"),
     ("draw", "draw a card"),
     ("last card", "call last card"),
@@ -23,9 +23,42 @@ from eights.play.text import action_phrase
     ("bottom AD", "put the ace of diamonds at the bottom of the pile"),
     ("bottom 1X", "bottom 1X"),
     ("target x", "target x"),
+    ("knock", "knock (one card left)"),
+    ("stop", "stop the hand (two Jokers)"),
+    ("reverse", "reverse the direction"),
+    ("keep", "keep the direction"),
 ])
 def test_action_phrases(text, phrase):
     assert action_phrase(text) == phrase
+
+
+@pytest.mark.parametrize("text, phase, phrase", [
+    ("pass", "knock", "don't knock"),
+    ("draw", "answer", "take the penalty cards"),
+    ("draw", "follow", "draw until a card that fits comes, and play it"),
+    ("pass", "play", "pass"),
+])
+def test_action_phrases_read_the_phase(text, phase, phrase):
+    assert action_phrase(text, phase) == phrase
+
+
+def test_the_piles_are_read_out_one_by_one():
+    """Pile 2: the four of spades with its penalty; a killed pile says so."""
+    from eights.engines.jokers_of_death import JokersOfDeathConfig, JokersOfDeathGame
+    from eights.play.text import top_card_sentence
+
+    config = JokersOfDeathConfig(num_players=2, hand_size=2)
+    deck = JokersOfDeathGame.stacked_deck(["4S 9C", "2D 3D"], "5S 7S 8H", "KC",
+                                          config=config, first_player=0)
+    game = JokersOfDeathGame(config, deck=deck, first_player=0)
+    game.step("play 4S pile 2")
+    sentences = [game.describe_event(e, lambda p: f"Player {p}") for e in game.events]
+    assert "Pile 2: Player 0 plays the four of spades." in sentences
+    assert "The next player must answer it or take 4 cards." in sentences
+    view = game.view(1)
+    assert top_card_sentence(view).startswith("Piles. pile 1: the five of spades; pile 2: "
+                                              "the four of spades, 4 cards to take unless "
+                                              "answered; pile 3:")
 
 
 @pytest.mark.parametrize("phase, phrase", [
