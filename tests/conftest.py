@@ -60,6 +60,7 @@ CONFIGS = [
     ("jokers_of_death", {"num_players": 4, "five_pile": True}),
     ("jokers_of_death", {"num_players": 3, "aces": True}),
     ("jokers_of_death", {"num_players": 3, "auto_knock": True}),
+    ("jokers_of_death", {"num_players": 3, "free_discard_pile": True}),
 ]
 
 

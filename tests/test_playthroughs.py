@@ -22,6 +22,14 @@ CASES = [
     ("baby_eating_eights", 4, {"num_players": 4}),
     ("baby_eating_eights", 5, {"num_players": 4, "teams": 2}),
     ("baby_eating_eights", 6, {"num_players": 7}),
+    ("jokers_of_death", 3, {"num_players": 3}),
+    ("jokers_of_death", 3, {"num_players": 2, "hand_size": 10}),
+    ("jokers_of_death", 8, {"num_players": 3, "match": True, "target_score": 50,
+                            "hand_size": 5}),
+    ("jokers_of_death", 3, {"num_players": 3, "hand_switching": True, "hand_size": 10}),
+    ("jokers_of_death", 10, {"num_players": 4, "five_pile": True, "hand_size": 8}),
+    ("jokers_of_death", 5, {"num_players": 3, "aces": True, "hand_size": 10}),
+    ("jokers_of_death", 6, {"num_players": 3, "free_discard_pile": True, "hand_size": 5}),
 ]
 
 

@@ -54,6 +54,7 @@ cards on piles 1-5 (ids 0-269, ``5 * card + k - 1``), ``suit C|D|H|S``
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import random
 from collections.abc import Sequence
@@ -78,7 +79,7 @@ from .blocks import ActionSpace, Block, cards, numbers, suits
 from .encoding import CardCounts, CardList, Choice, Flag, OneHot, PerPile, PerSeat, Scaled, Seat
 from .fields import ViewField, core
 from .pile import DEAL_TRIES
-from .table import PILE, Frame, TableEngine, TableState, empty_piles
+from .table import PILE, ZONE, Frame, TableEngine, TableState, empty_piles
 
 ACE, TWO, EIGHT, TEN, JACK, KING = 1, 2, 8, 10, 11, 13
 FOUR_OF_SPADES = card(4, 3)
@@ -93,7 +94,7 @@ TWO_PENALTY, FOUR_PENALTY = 2, 4
 POINTS_BY_RANK = (50, 20, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
 PHASES = {"turn": "play", "answer": "answer", "follow": "follow", "suit": "choose suit",
-          "knock": "knock", "direction": "direction"}
+          "knock": "knock", "direction": "direction", "pile_hand": "pile hand"}
 
 # ------------------------------------------------------------------ actions
 ACTIONS = ActionSpace(
@@ -113,6 +114,9 @@ ACTIONS = ActionSpace(
     Block("reverse", "reverse", when="your turn ends after you played a 10: reverse the "
                                      "direction"),
     Block("keep", "keep", when="your turn ends after you played a 10: keep the direction"),
+    Block("pick_up", "pick up pile {pile}", numbers("pile", MAX_PILES, first=1),
+          when="the Free Discard Pile variant, at the start of your turn: that pile becomes "
+               "a hand to play out on the other piles"),
 )
 NUM_ACTIONS = len(ACTIONS)
 _PLAY = ACTIONS["play"]
@@ -125,6 +129,8 @@ PLAY_OF: dict[int, tuple[int, int]] = {
 SUIT_IDS = tuple(ACTIONS["suit"].id(k) for k in range(4))
 DRAW, PASS, KNOCK, STOP, REVERSE, KEEP = (
     ACTIONS[name].id() for name in ("draw", "pass", "knock", "stop", "reverse", "keep"))
+#: action id of ``pick up pile <k + 1>``
+PICK_UP_ID = tuple(ACTIONS["pick_up"].id(k + 1) for k in range(MAX_PILES))
 
 
 # ------------------------------------------------------------------ config
@@ -152,6 +158,9 @@ class JokersOfDeathConfig(GameConfig):
                                         "Jokers, five piles")
     aces: bool = option(False, doc="the Aces variant: when every live pile has an Ace on top, "
                                    "the piles but the Aces go back into the stock")
+    free_discard_pile: bool = option(
+        False, doc="the Free Discard Pile variant: at the start of a turn a player may pick up "
+                   "a pile and must play all of it on the other piles")
     max_turns: int = option(5000, doc="applied actions after which the game is truncated",
                             min=1)
 
@@ -175,6 +184,10 @@ class JokersOfDeathConfig(GameConfig):
         return 52 * self.decks + self.jokers
 
     def check(self) -> None:
+        if self.num_decks == 1:
+            raise ConfigError(
+                f"{self.variant}: num_decks=1 is not allowed; the rules play with two or more "
+                f"52-card decks (0 gives the rules' own: 2, or 4 with five_pile)")
         if self.five_pile and self.num_players != 4:
             raise ConfigError(
                 f"{self.variant}: five_pile=True is the Five Pile variant for four players; "
@@ -207,6 +220,11 @@ class JokersState(TableState):
     aces: int = 0       # Aces played this turn: each skips a player when it ends
     tens: int = 0       # Tens played this turn: its player decides the direction
     stuck: int = 0      # turns in a row that ended without a card placed, drawn or taken
+    #: 1 from the start of an ordinary turn until its player places or draws a card (a pile
+    #: may be picked up only then, in the Free Discard Pile variant)
+    fresh: int = 0
+    #: per seat, the points of picked-up pile cards it could not play (Free Discard Pile)
+    penalties: list[int] = dataclasses.field(default_factory=list)
 
 
 def _piles(config: JokersOfDeathConfig) -> int:
@@ -244,7 +262,8 @@ def _decision_pile(game: JokersOfDeathGame, seat: int) -> tuple[bool, ...]:
 
 VIEW_FIELDS: tuple[ViewField, ...] = (
     core("hand", CardList(NUM_KINDS, _decks), "copies of each card in the observer's hand"),
-    ViewField("pile_tops", "pile_card", "each pile's top card", "tuple(p[-1] for p in s.piles)",
+    ViewField("pile_tops", "pile_card", "each pile's top card (null: an empty space, after a "
+              "pile was picked up)", "tuple(p[-1] if p else -1 for p in s.piles)",
               PerPile(OneHot(NUM_KINDS), _piles), feature="tops"),
     ViewField("pile_suits", "pile_suit", "each pile's suit to follow: its top card's, or the "
               "suit named for an 8", "tuple(s.suits)", PerPile(OneHot(4), _piles),
@@ -279,6 +298,12 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
     ViewField("pile_counts", "pile_card_counts", "every card in each pile (killed ones "
               "too), its top included, and its copies", "tuple(map(bytes, s.pile_counts))",
               PerPile(CardCounts(NUM_KINDS, _decks), _piles), feature="pile_cards"),
+    ViewField("picked_up", "cards", "the picked-up pile its player is playing out (Free Discard "
+              "Pile; every card of it was face up)", "tuple(sorted(c for z in s.zones for c in "
+              "z))", CardList(NUM_KINDS, _decks)),
+    ViewField("penalties", "ints", "per seat: points of picked-up pile cards it could not play "
+              "(Free Discard Pile), added to its hand's points", "tuple(s.penalties)",
+              PerSeat(Scaled(_score_scale))),
     core("scores", PerSeat(Scaled(_score_scale)), "match scores / target_score"),
     ViewField("hand_number", "count", "hands played before this one in a match",
               "s.hand_number"),
@@ -303,7 +328,7 @@ class JokersOfDeathGame(TableEngine):
     view_fields = VIEW_FIELDS
     frame_args: ClassVar[dict[str, tuple[str, ...]]] = {
         "turn": (), "answer": (), "follow": ("count",), "suit": ("count",), "knock": (),
-        "direction": (), "end": (),
+        "direction": (), "end": (), "pile_hand": ("count",),
     }
     event_texts: ClassVar[dict[str, str]] = {
         **TableEngine.event_texts,
@@ -330,6 +355,8 @@ class JokersOfDeathGame(TableEngine):
         "hand_over": "{player} wins the hand.",
         "score": "{player} scores {arg} points.",
         "tie": "Players are tied at the top: another hand decides the loser.",
+        "pick_up": "{player} picks up pile {number} to play it out.",
+        "pile_penalty": "{player} cannot play out the pile: its {arg} points are a penalty.",
     }
 
     config: JokersOfDeathConfig
@@ -385,7 +412,8 @@ class JokersOfDeathGame(TableEngine):
         return JokersState(
             hands=[[] for _ in range(n)], **empty_piles(cfg.piles, NUM_KINDS),
             zones=[[] for _ in range(n)], agenda=[], direction=-1, scores=[0] * n,
-            hand_number=0, first=first, killed=[0] * cfg.piles, knocked=[0] * n)
+            hand_number=0, first=first, killed=[0] * cfg.piles, knocked=[0] * n,
+            penalties=[0] * n)
 
     def _start(self) -> None:
         first = self.first_player_option
@@ -411,6 +439,8 @@ class JokersOfDeathGame(TableEngine):
             setattr(s, k, value)
         s.killed = [0] * cfg.piles
         s.knocked = [0] * n
+        s.penalties = [0] * n
+        s.zones = [[] for _ in range(n)]
         s.first, s.direction, s.stuck = first, -1, 0
         s.agenda = []
         self._log.append(("deal", first, NO_CARD, s.hand_number))
@@ -445,16 +475,18 @@ class JokersOfDeathGame(TableEngine):
         if r == 0:  # a Joker only answers a 4 of Spades
             return False
         s = self.state
-        return SUIT[c] == s.suits[k] or r == RANK[s.piles[k][-1]]
+        pile = s.piles[k]
+        return not pile or SUIT[c] == s.suits[k] or r == RANK[pile[-1]]
 
     def _jokers_held(self, seat: int) -> int:
         hand = self.state.hands[seat]
         return hand.count(RED_JOKER) + hand.count(BLACK_JOKER)
 
     def _with_stop(self, seat: int, legal: list[int]) -> list[int]:
-        """Two Jokers in hand: stopping the hand is legal at each of the holder's decisions."""
+        """Two Jokers in hand: stopping the hand is legal at each of the holder's decisions
+        (``legal`` is ascending, and stays so)."""
         if self._jokers_held(seat) >= 2:
-            legal.append(STOP)
+            bisect.insort(legal, STOP)
         return legal
 
     def _draw(self, seat: int) -> int:
@@ -466,6 +498,7 @@ class JokersOfDeathGame(TableEngine):
         c = self.move(("stock",), ("hand", seat), event="draw", player=seat)
         s.knocked[seat] = 0
         s.stuck = 0
+        s.fresh = 0
         return c
 
     def _take(self, seat: int, count: int) -> None:
@@ -490,6 +523,7 @@ class JokersOfDeathGame(TableEngine):
             self.push("answer", seat)
         else:
             s.todo = self._live()
+            s.fresh = 1
             self.push("turn", seat)
         if len(s.hands[seat]) == 1 and s.knocked[seat] == 0:
             self._offer_knock(seat)
@@ -538,6 +572,8 @@ class JokersOfDeathGame(TableEngine):
                 unmatched = unmatched or not matched
         if unmatched:
             legal.append(DRAW if s.stock else PASS)
+        if s.fresh and self.config.free_discard_pile:
+            legal += self._pick_ups()
         legal.sort()
         return self._with_stop(p, legal)
 
@@ -555,6 +591,8 @@ class JokersOfDeathGame(TableEngine):
             self.push("end", p)
         elif a == STOP:
             self._stop(p)
+        elif a in PICK_UP_ID:
+            self._pick_up(p, PICK_UP_ID.index(a))
         else:
             c, k = PLAY_OF[a]
             self._place(p, c, k, "turn")
@@ -593,6 +631,7 @@ class JokersOfDeathGame(TableEngine):
         self.move(("hand", p), (PILE, k), c, "play", p, k)
         s.owners[k] = p
         s.stuck = 0
+        s.fresh = 0
         rank = RANK[c]
         if kind == "answer":
             if rank == 0:
@@ -655,7 +694,7 @@ class JokersOfDeathGame(TableEngine):
         into the stock, shuffled with it."""
         s = self.state
         live = [k for k in range(len(s.piles)) if not s.killed[k]]
-        if not all(RANK[s.piles[k][-1]] == ACE for k in live):
+        if not all(s.piles[k] and RANK[s.piles[k][-1]] == ACE for k in live):
             return
         back = list(s.stock)
         for k in live:
@@ -669,6 +708,72 @@ class JokersOfDeathGame(TableEngine):
         self.rng.shuffle(back)
         s.stock = back
         self._log.append(("recycle", -1, NO_CARD, moved))
+
+    # ---------------------------------------------------------------- free discard pile
+    def _pick_ups(self) -> list[int]:
+        """The piles that may be picked up: live ones with cards, while another live pile
+        with cards is left to play them on."""
+        s = self.state
+        full = [k for k in range(len(s.piles)) if s.piles[k] and not s.killed[k]]
+        return [PICK_UP_ID[k] for k in full] if len(full) > 1 else []
+
+    def _pick_up(self, p: int, k: int) -> None:
+        """The Free Discard Pile variant: pile ``k`` becomes ``p``'s second hand (its cards
+        in ``p``'s zone), to be played out on the other piles before the first hand."""
+        s = self.state
+        self._log.append(("pick_up", p, NO_CARD, k))
+        while s.piles[k]:
+            self.move((PILE, k), (ZONE, p))
+        s.pending[k] = 0
+        s.fresh = 0
+        self.push("pile_hand", p, k)
+
+    def _fits_inert(self, c: int, j: int) -> bool:
+        """A picked-up card on another pile: the ordinary match (an empty space is not
+        played on until the pile is played out)."""
+        return bool(self.state.piles[j]) and self.fits(c, j)
+
+    def pile_hand_legal(self, frame: Frame) -> list[int]:
+        s, p = self.state, frame.seat
+        (k,) = frame.args
+        legal = sorted({PLAY_ID[c][j] for c in s.zones[p] for j in range(len(s.piles))
+                        if j != k and not s.killed[j] and self._fits_inert(c, j)})
+        if not legal:
+            legal.append(PASS)
+        return self._with_stop(p, legal)
+
+    def pile_hand_apply(self, frame: Frame, a: int) -> None:
+        """A card of the picked-up pile goes on another pile with no effect (an 8 still names
+        the suit); once the pile is played out the first hand plays an ordinary turn, the
+        empty space taking any card. ``pass`` (nothing fits): the cards left join the hand
+        and their points are a penalty; the turn ends."""
+        s, p = self.state, frame.seat
+        (k,) = frame.args
+        if a == STOP:
+            self._stop(p)
+            return
+        if a == PASS:
+            points = 0
+            for c in list(s.zones[p]):
+                self.move((ZONE, p), ("hand", p), c)
+                points += POINTS_BY_RANK[RANK[c]]
+            s.penalties[p] += points
+            s.knocked[p] = 0
+            self._log.append(("pile_penalty", p, NO_CARD, points))
+            s.todo = 0
+            self.push("end", p)
+            return
+        c, j = PLAY_OF[a]
+        self.move((ZONE, p), (PILE, j), c, "play", p, j)
+        s.owners[j] = p
+        s.pending[j] = 0
+        if s.zones[p]:
+            self.push("pile_hand", p, k)
+        else:
+            s.todo = self._live()
+            self.push("turn", p)
+        if RANK[c] == EIGHT:
+            self.push("suit", p, j)
 
     # ---------------------------------------------------------------- answer
     def answer_legal(self, frame: Frame) -> list[int]:
@@ -800,7 +905,9 @@ class JokersOfDeathGame(TableEngine):
         s, n = self.state, self.num_players
         if out is not None:
             self._log.append(("out", out, NO_CARD, -1))
-        points = [self.hand_points(q) for q in range(n)]
+        # (picked-up pile cards not yet played out when the hand stops count as unused)
+        points = [self.hand_points(q) + s.penalties[q]
+                  + sum(POINTS_BY_RANK[RANK[c]] for c in s.zones[q]) for q in range(n)]
         for q in range(n):
             s.scores[q] += points[q]
         best = min(points)
@@ -883,7 +990,7 @@ class JokersOfDeathGame(TableEngine):
         for pile in view.pile_counts:
             for c, m in enumerate(pile):
                 counts[c] -= m
-        for c in view.hand:
+        for c in (*view.hand, *view.picked_up):
             counts[c] -= 1
         if min(counts) < 0:
             c = counts.index(min(counts))
@@ -910,8 +1017,14 @@ class JokersOfDeathGame(TableEngine):
         for k, pile in enumerate(view.pile_counts):
             top = view.pile_tops[k]
             rest = list(pile)
-            rest[top] -= 1
-            self.set_pile(k, [c for c, m in enumerate(rest) for _ in range(m)] + [top])
+            if top >= 0:
+                rest[top] -= 1
+            self.set_pile(k, [c for c, m in enumerate(rest) for _ in range(m)]
+                          + ([top] if top >= 0 else []))
+        for frame in view.agenda:
+            if frame.kind == "pile_hand":
+                s.zones[frame.seat] = list(view.picked_up)
+        s.penalties = list(view.penalties)
         s.suits = list(view.pile_suits)
         s.pending = list(view.pile_pending)
         s.owners = list(view.pile_owners)
@@ -934,6 +1047,9 @@ class JokersOfDeathGame(TableEngine):
         for k, pile in enumerate(s.piles):
             if s.killed[k]:
                 lines.append(f"  pile {k + 1}: killed ({len(pile)} cards)")
+                continue
+            if not pile:
+                lines.append(f"  pile {k + 1}: empty (any card)")
                 continue
             suit = SUITS[s.suits[k]] if s.suits[k] >= 0 else "-"
             extra = [f"penalty {s.pending[k]}"] if s.pending[k] else []

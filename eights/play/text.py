@@ -79,6 +79,9 @@ def piles_sentence(view: PlayerView) -> str:
         if view.killed[k]:
             parts.append(f"pile {k + 1} is killed")
             continue
+        if top < 0:
+            parts.append(f"pile {k + 1} is an empty space (any card)")
+            continue
         part = f"pile {k + 1}: the {card_name(top)}"
         suit = view.pile_suits[k]
         if 0 <= suit < 4 and top // 13 != suit:

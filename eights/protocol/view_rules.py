@@ -325,6 +325,9 @@ def _jokers_agenda(known: Known) -> list[dict[str, Any]]:
     seat = _seat_or_none(v["current_player"])
     pile = next((k for k, on in enumerate(v["decision_pile"]) if on), 0)
     phase = v["phase"]
+    if phase == "pile hand":  # the space the picked-up pile left is the one without a top
+        space = next((k for k, top in enumerate(v["pile_tops"]) if top < 0), 0)
+        return [{"kind": "pile_hand", "seat": seat, "args": [space]}]
     if phase in ("play", "answer"):
         return [{"kind": "turn" if phase == "play" else "answer", "seat": seat, "args": []}]
     left = any(v["to_play"])
@@ -349,6 +352,10 @@ JOKERS_OF_DEATH: dict[str, Rule] = {
     "pile_owners": Default("`null` for every pile, except a 4 of Spades the seat answers "
                            "holding a Joker that `legal` does not let it play there: its own",
                            _jokers_owners),
+    "picked_up": RequiredWhile(
+        "while `phase` is `pile hand`", lambda known: known.values["phase"] == "pile hand",
+        constant([]), {"required": ["phase"], "properties": {"phase": {"const": "pile hand"}}}),
+    "penalties": per_seat(0),
     "aces_played": constant(0),
     "tens_played": constant(0),
     "knocked": per_seat(0),
@@ -361,7 +368,8 @@ JOKERS_OF_DEATH: dict[str, Rule] = {
     "agenda": Default("by `phase`: the decision's frame for `current_player` (`follow` and "
                       "`suit` with the `decision_pile`) on top of the turn it belongs to "
                       "(`answer` while a pile with a penalty is `to_play`, `turn` while another "
-                      "is, else `end`)", _jokers_agenda),
+                      "is, else `end`); during `pile hand` one `pile_hand` frame for the pile "
+                      "without a top", _jokers_agenda),
 }
 
 #: variant -> its optional fields, in the order they are filled in (a rule may read the

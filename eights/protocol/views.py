@@ -376,22 +376,28 @@ def _fill_in(cls: type[PlayerView], variant: str, data: Mapping[str, Any],
     return filled
 
 
-def _discards(values: Mapping[str, Any]) -> tuple[str, list[int]]:
-    """The field that holds the discards (``discard_counts``, or ``pile_counts`` where a
-    variant has several piles) and the copies of each card in them all."""
-    if "pile_counts" in values:
-        total = [0] * NUM_KINDS
-        for counts in values["pile_counts"]:
-            for c, k in enumerate(counts):
-                total[c] += k
-        return "pile_counts", total
-    return "discard_counts", list(values["discard_counts"])
+def _discards(values: Mapping[str, Any], kinds: Mapping[str, str]) -> tuple[str, list[int]]:
+    """The cards face up on the table and the copies of each: every field of card counts
+    (``discard_counts``, a several-pile variant's ``pile_counts``) and every list of cards
+    but the hand (a picked-up pile). Returns the name of the counts field with them."""
+    total = [0] * NUM_KINDS
+    name = "discard_counts"
+    for field, kind in kinds.items():
+        if kind == "card_counts" or kind == "pile_card_counts":
+            name = field
+            for counts in (values[field],) if kind == "card_counts" else values[field]:
+                for c, k in enumerate(counts):
+                    total[c] += k
+        elif kind == "cards" and field != "hand":
+            for c in values[field]:
+                total[c] += 1
+    return name, total
 
 
 def _check_cards(data: Mapping[str, Any], values: Mapping[str, Any],
-                 deck: tuple[int, ...]) -> None:
+                 deck: tuple[int, ...], kinds: Mapping[str, str]) -> None:
     """The hand, the discard piles and the stock must fit the deck the hello's config makes."""
-    name, discards = _discards(values)
+    name, discards = _discards(values, kinds)
     if name == "pile_counts":
         tops = zip(values["pile_tops"], values["pile_counts"], strict=True)
         for k, (top, counts) in enumerate(tops):
@@ -476,7 +482,7 @@ def read_view(data: Any, variant: str, config: GameConfig,
                    f"({values['hand_sizes'][values['seat']]})")
     _check_piles(data, values, fields, config)
     if deck:
-        _check_cards(data, values, deck)
+        _check_cards(data, values, deck, dict(fields))
     values["hand"] = tuple(sorted(values["hand"]))  # in display order, as the engines give it
     history = SeatHistory([tuple(e) for e in events], len(events), values["seat"], frozenset())
     view = cls(variant=variant, config=config, legal_actions=tuple(legal), seen_events=history,

@@ -31,12 +31,15 @@ AGENTS = ["random", "greedy", "heuristic", "policy", "ismcts:sims=15"]
 
 def minimal(view_json: dict, variant: str, legal: list[str]) -> dict:
     """The required fields of a view (``offender`` too while ``challenge`` is legal, and
-    ``decision_pile`` during a follow or a suit in jokers_of_death)."""
+    ``decision_pile`` during a follow or a suit and ``picked_up`` while a picked-up pile is
+    played out in jokers_of_death)."""
     keep = set(required_fields(variant, view_fields(variant)))
     if "challenge" in legal:
         keep.add("offender")
     if variant == "jokers_of_death" and view_json.get("phase") in ("follow", "choose suit"):
         keep.add("decision_pile")
+    if variant == "jokers_of_death" and view_json.get("phase") == "pile hand":
+        keep.add("picked_up")
     return {name: value for name, value in view_json.items() if name in keep}
 
 
