@@ -57,6 +57,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import random
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -322,7 +323,7 @@ class JokersOfDeathGame(TableEngine):
     variant = "jokers_of_death"
     Config = JokersOfDeathConfig
     actions = ACTIONS
-    private_events = frozenset({"draw"})
+    private_events = frozenset({"draw", "give"})
     low_score_wins = True
     phases = PHASES
     view_fields = VIEW_FIELDS
@@ -348,6 +349,7 @@ class JokersOfDeathGame(TableEngine):
         "keep": "{player} keeps the direction.",
         "skip": "{player} is skipped.",
         "switch": "The 3 of Diamonds: every hand passes to the next player.",
+        "give": "{player} passes {card} on to {target}.",
         "recycle": "Every pile has an Ace on top: {arg} cards go back into the stock.",
         "stop": "{player} holds two Jokers and stops the hand.",
         "out": "{player} plays their last card.",
@@ -685,9 +687,12 @@ class JokersOfDeathGame(TableEngine):
         hands = [[] for _ in range(n)]
         for q in range(n):
             hands[self.next_seat(q)] = s.hands[q]
+        self._log.append(("switch", p, NO_CARD, -1))
+        for q in range(n):  # each seat saw the hand it passed on (search agents remember it)
+            for c in sorted(s.hands[q]):
+                self._log.append(("give", q, c, self.next_seat(q)))
         s.hands = hands
         s.knocked = [0] * n
-        self._log.append(("switch", p, NO_CARD, -1))
 
     def _recycle_aces(self) -> None:
         """The Aces variant: every live pile with an Ace on top sends its other cards back
@@ -1004,14 +1009,18 @@ class JokersOfDeathGame(TableEngine):
                 f"{self.variant}: the view is not consistent with {self.describe_deck()}: "
                 f"{len(pool)} cards are hidden from seat {view.seat} but the other hands and "
                 f"the stock hold {hidden}")
-        rng.shuffle(pool)
         s = self._new_state(view.first_player)
+        s.hands[view.seat] = list(view.hand)
+        for c, p in self._known_cards(view):  # the hand it passed on, as far as it is left
+            if p != view.seat and len(s.hands[p]) < sizes[p] and c in pool:
+                pool.remove(c)
+                s.hands[p].append(c)
+        rng.shuffle(pool)
         for p, size in enumerate(sizes):
-            if p == view.seat:
-                s.hands[p] = list(view.hand)
-            else:
-                s.hands[p] = pool[:size]
-                del pool[:size]
+            if p != view.seat:
+                need = size - len(s.hands[p])
+                s.hands[p] += pool[:need]
+                del pool[:need]
         s.stock = pool
         self.state = s
         for k, pile in enumerate(view.pile_counts):
@@ -1036,6 +1045,26 @@ class JokersOfDeathGame(TableEngine):
         s.hand_number, s.stuck = view.hand_number, view.stuck
         s.agenda = list(view.agenda)
         return s
+
+    @staticmethod
+    def _known_cards(view: Any) -> list[tuple[int, int]]:
+        """(card, seat) pairs ``view.seat`` knows to be in that seat's hand: the hand it
+        passed on at the last hand switch (Hand Switching), but the cards its receiver
+        has played since. An earlier switch moved those cards on again, unseen."""
+        events = view.history()
+        last = max((i for i, e in enumerate(events) if e.kind == "switch"), default=-1)
+        if last < 0:
+            return []
+        given = [(e.card, e.arg) for e in events[last + 1:]
+                 if e.kind == "give" and e.player == view.seat and e.card >= 0]
+        if not given:
+            return []
+        target = given[0][1]
+        left = Counter(c for c, _ in given)
+        for e in events[last + 1:]:
+            if e.kind == "play" and e.player == target and left[e.card] > 0:
+                left[e.card] -= 1
+        return [(c, target) for c in sorted(left.elements())]
 
     # ------------------------------------------------------------ text
     def render(self, seat: int | None = None) -> str:

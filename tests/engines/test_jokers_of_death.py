@@ -1122,6 +1122,34 @@ def test_three_of_diamonds_passes_every_hand_on_and_clears_knocks():
     assert game.legal_texts() == ["play 5H pile 1", "play 5H pile 3"]
 
 
+def test_a_seat_remembers_the_hand_it_passed_on_when_it_determinizes():
+    """Pins docs/rules/jokers_of_death.md #19: search deals the hand a seat passed on back to
+    its receiver (less what the receiver has played since); the passing is private."""
+    game = new_game(["5D 6H 7C 9S 4H", "3D 3S 7S JC QC", "5S 6D 7H 10C 2H"], PILES,
+                    "5H 8H", hand_switching=True)
+    step(game, "play 5D pile 1", "play 6H pile 2")  # 7C forced
+    step(game, "play 5S pile 1", "play 6D pile 2", "play 7H pile 3")
+    step(game, "play 3D pile 2")  # seat 1's 3 of Diamonds: 0 -> 2 -> 1 -> 0
+    assert hands(game) == ["JC QC 3S 7S", "10C 2H", "4H 9S"]
+    gives = events_from(game, 0, "give")
+    assert gives == [("give", 0, "4H", 2), ("give", 0, "9S", 2), ("give", 1, "JC", 0),
+                     ("give", 1, "QC", 0), ("give", 1, "3S", 0), ("give", 1, "7S", 0),
+                     ("give", 2, "10C", 1), ("give", 2, "2H", 1)]
+    seen_by_1 = [e for e in game.view(1).history() if e.kind == "give"]
+    assert [card_text(e.card) for e in seen_by_1 if e.card >= 0] == ["JC", "QC", "3S", "7S"]
+    assert all(e.card < 0 for e in seen_by_1 if e.player != 1)
+    for seed in range(20):
+        det = G.determinize(game.view(0), random.Random(seed))
+        assert sorted(det.state.hands[2]) == sorted(game.state.hands[2])  # 4H 9S
+        det = G.determinize(game.view(2), random.Random(seed))
+        assert sorted(det.state.hands[1]) == sorted(game.state.hands[1])  # 10C 2H
+    # without the switch nothing is known: the other hands are dealt at random
+    plain = new_game(["5D 6H 7C 9S 4H", "3D 3S 7S JC QC", "5S 6D 7H 10C 2H"], PILES, "5H 8H")
+    dealt = {tuple(sorted(G.determinize(plain.view(0), random.Random(s)).state.hands[2]))
+             for s in range(20)}
+    assert len(dealt) > 1
+
+
 def test_a_three_of_diamonds_that_follows_switches_too():
     """Pins docs/rules/jokers_of_death.md #19, #12: "or as a follow"."""
     game = new_game(["KD 3D 5C 9S 10S", "6D 7C 8H 9H 10H", "2C 3C 4C JC QC"], PILES,
