@@ -1051,6 +1051,8 @@ class JokersOfDeathGame(TableEngine):
         """(card, seat) pairs ``view.seat`` knows to be in that seat's hand: the hand it
         passed on at the last hand switch (Hand Switching), but the cards its receiver
         has played since. An earlier switch moved those cards on again, unseen."""
+        if not view.config.hand_switching:  # (search asks on every iteration)
+            return []
         events = view.history()
         last = max((i for i, e in enumerate(events) if e.kind == "switch"), default=-1)
         if last < 0:
