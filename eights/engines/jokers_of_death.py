@@ -33,23 +33,25 @@ Everyone then scores the cards in their hand (2-10 face value, J/Q/K 10,
 A 20, Joker 50). A ``match`` ends when a player reaches ``target_score``
 (105): they lose and the lowest total wins (a tie at the top deals again).
 Options add the Hand Switching (the 3 of Diamonds passes every hand on),
-Five Pile (four players, four decks, four Jokers, five piles) and Aces
-(three Aces on top send the piles back into the stock) variants.
+Five Pile (four players, four decks, four Jokers, five piles), Aces (three
+Aces on top send the piles back into the stock) and Free Discard Pile (a
+player may pick up a pile and play it out on the others) variants.
 
 What is pending is the agenda's frames (:mod:`eights.engines.table`), top
 last. Decisions: ``turn`` (a placement on a pile still to play, a draw, or
 a pass on an empty stock), ``answer`` (a 2 on a 2, a 4 of Spades or a Joker
 on a 4 of Spades, or take the cards), ``follow`` (the card on a Jack or
 King; its argument is the pile), ``suit`` (after an 8; the pile),
-``knock`` and ``direction`` (after a 10). ``end`` is an effect resolved
+``knock``, ``direction`` (after a 10) and ``pile_hand`` (playing out a
+picked-up pile; the pile it left empty). ``end`` is an effect resolved
 when it reaches the top: the turn is over, the next one starts. The piles
 still to play this turn and the Aces and Tens played in it are state
 (``todo``, ``aces``, ``tens``), public like every frame.
 
-Actions (280), declared as blocks: ``play <card> pile <k>`` for the 54
+Actions (285), declared as blocks: ``play <card> pile <k>`` for the 54
 cards on piles 1-5 (ids 0-269, ``5 * card + k - 1``), ``suit C|D|H|S``
 (270-273), ``draw``, ``pass``, ``knock``, ``stop``, ``reverse``, ``keep``
-(274-279).
+(274-279), ``pick up pile <k>`` (280-284).
 """
 
 from __future__ import annotations
