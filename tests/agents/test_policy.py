@@ -15,7 +15,7 @@ from eights.agents.policy import MODELS_DIR, NumpyPolicy, shipped_models
 
 SHIPPED = shipped_models()
 #: the tables issues 3 and 6 promised a shipped model for
-EXPECTED = ["crazy_eights-2p", "livery_eights-2p", "baby_eating_eights-4p"]
+EXPECTED = ["crazy_eights-2p", "livery_eights-2p", "baby_eating_eights-4p", "jokers_of_death-3p"]
 
 
 def variant_of(name: str) -> str:
@@ -28,7 +28,7 @@ def players_of(name: str) -> int:
 
 #: the win rate a model must beat against random players over 200 games: well above a
 #: random seat's share (1/n), below the measured rates in docs/agents.md
-MIN_VS_RANDOM = {2: 0.7, 4: 0.4}
+MIN_VS_RANDOM = {2: 0.7, 3: 0.45, 4: 0.4}
 
 
 def test_the_promised_models_are_shipped():

@@ -88,8 +88,11 @@ def test_a_second_run_on_a_store_is_refused_while_the_first_runs(tmp_path, capsy
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and first.poll() is None:
-            if (out / RESULTS_FILE).exists() and stored_games(out):
-                break
+            try:
+                if (out / RESULTS_FILE).exists() and stored_games(out):
+                    break
+            except sqlite3.OperationalError:  # the file is there, its tables not yet
+                pass
             time.sleep(0.05)
         assert first.poll() is None, first.stderr.read().decode()
         for args in (command(out, games=200_000), [*command(out, games=200_000), "--restart"]):
