@@ -32,6 +32,7 @@ from ..engines.jokers_of_death import (
     POINTS_BY_RANK,
     REVERSE,
     STOP,
+    JokersOfDeathGame,
 )
 from .base import Agent
 from .heuristic import best_suit
@@ -74,7 +75,7 @@ class JokersOfDeathHeuristic(Agent):
 
     @staticmethod
     def _should_stop(view: PlayerView) -> bool:
-        mine = sum(POINTS_BY_RANK[RANK[c]] for c in view.hand)
+        mine = JokersOfDeathGame.points(view.hand)
         others = min(size for p, size in enumerate(view.hand_sizes) if p != view.seat)
         return mine < others * MEAN_POINTS
 

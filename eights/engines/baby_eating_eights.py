@@ -91,7 +91,7 @@ from .blocks import ActionSpace, Block, cards, numbers
 from .encoding import Encoding, Flag, OneHot, Scaled, Seat
 from .fields import ViewField
 from .pile import NO_SEAT, PileEngine, PileState, pile_blocks, pile_fields
-from .table import Frame
+from .table import Frame, agenda_field
 
 #: the most players any deck seats (the expanded deck's 104 cards, six each and a starter)
 MAX_PLAYERS = 17
@@ -421,8 +421,7 @@ _OWN = (
               "s.owners[0]"),
     ViewField("drew_on_lock", "ints", "per seat: 1 if the top Six or Nine was locked when it "
               "last drew", "tuple(s.drew_lock)"),
-    ViewField("agenda", "frames", "what is pending, bottom first (the top frame is the "
-              "decision at hand); every frame is public", "tuple(s.agenda)"),
+    agenda_field(),
 )
 
 
@@ -512,7 +511,7 @@ class BabyEatingEightsGame(PileEngine):
         """The deck order that deals exactly ``hands`` (in seat order), turns up ``starter``
         and leaves ``stock`` (top first) on top of the draw pile, the rest below in id order.
         """
-        return cls._stack(hands, starter, stock, deck_cards(expanded), first_player)
+        return cls._stack(hands, [starter], stock, deck_cards(expanded), first_player)
 
     def _new_state(self, first: int) -> BabyEatingState:
         s = super()._new_state(first)
@@ -523,14 +522,7 @@ class BabyEatingEightsGame(PileEngine):
         """Six cards each from ``first``, the starter turned up; a wild starter lets anything
         be played on it."""
         s = self.state
-        n = self.num_players
-        deck = self._new_deck()
-        pos = 0
-        for _ in range(self.config.hand_size):
-            for k in range(n):
-                s.hands[(first + k) % n].append(deck[pos])
-                pos += 1
-        s.stock = deck[pos:][::-1]
+        self._deal_hands(self._new_deck(), first, self.config.hand_size)
         s.agenda = [Frame("turn", first, (False,))]
         self._log.append(("deal", first, NO_CARD, 0))
         c = self.move(("stock",), ("pile", 0))

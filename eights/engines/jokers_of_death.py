@@ -74,15 +74,13 @@ from ..cards import (
     card,
     card_text,
     hand_shown,
-    parse_cards,
     standard_deck,
 )
 from ..config import ConfigError, GameConfig, option
 from .blocks import ActionSpace, Block, cards, numbers, suits
 from .encoding import CardCounts, CardList, Choice, Flag, OneHot, PerPile, PerSeat, Scaled, Seat
 from .fields import ViewField, core
-from .pile import DEAL_TRIES
-from .table import PILE, ZONE, Frame, TableEngine, TableState, empty_piles
+from .table import PILE, ZONE, Frame, TableEngine, TableState, agenda_field, empty_piles
 
 ACE, TWO, EIGHT, TEN, JACK, KING = 1, 2, 8, 10, 11, 13
 FOUR_OF_SPADES = card(4, 3)
@@ -137,6 +135,13 @@ PICK_UP_ID = tuple(ACTIONS["pick_up"].id(k + 1) for k in range(MAX_PILES))
 
 
 # ------------------------------------------------------------------ config
+def deck_of(config: JokersOfDeathConfig) -> list[int]:
+    """The game's cards in id order: its 52-card decks and its Jokers (two of each colour
+    with four)."""
+    return standard_deck(config.decks) + list(JOKER_IDS) * (config.jokers // 2)
+
+
+
 @dataclasses.dataclass(frozen=True)
 class JokersOfDeathConfig(GameConfig):
     """Options of Jokers of Death; the rules' own game is every default."""
@@ -313,8 +318,7 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
     ViewField("first_player", "seat", "who played first this hand", "s.first"),
     ViewField("stuck", "count", "turns in a row that ended with no card placed, drawn or "
               "taken (the hand is blocked at one per player)", "s.stuck"),
-    ViewField("agenda", "frames", "what is pending, bottom first (the top frame is the "
-              "decision at hand); every frame is public", "tuple(s.agenda)"),
+    agenda_field(),
 )
 
 
@@ -366,14 +370,9 @@ class JokersOfDeathGame(TableEngine):
     config: JokersOfDeathConfig
     state: JokersState
 
-    @property
-    def team_of(self) -> tuple[int, ...]:
-        return tuple(range(self.num_players))
-
     # ------------------------------------------------------------ decks
     def full_deck(self) -> list[int]:
-        cfg = self.config
-        return standard_deck(cfg.decks) + list(JOKER_IDS) * (cfg.jokers // 2)
+        return deck_of(self.config)
 
     def describe_deck(self) -> str:
         cfg = self.config
@@ -394,21 +393,8 @@ class JokersOfDeathGame(TableEngine):
         n = len(hands)
         if n != cfg.num_players:
             raise ConfigError(f"stacked_deck: {n} hands for num_players={cfg.num_players}")
-        hand_cards = [parse_cards(h) for h in hands]
-        size = len(hand_cards[0])
-        if any(len(h) != size for h in hand_cards):
-            raise ConfigError("stacked_deck: every hand must have the same size")
-        order: list[int] = []
-        for i in range(size):
-            for k in range(n):  # counter-clockwise from the first player
-                order.append(hand_cards[(first_player - k) % n][i])
-        order += parse_cards(piles) + parse_cards(stock)
-        rest = standard_deck(cfg.decks) + list(JOKER_IDS) * (cfg.jokers // 2)
-        for c in order:
-            if c not in rest:
-                raise ConfigError(f"stacked_deck: too many copies of {card_text(c)}")
-            rest.remove(c)
-        return order + rest
+        # (dealt counter-clockwise from the first player)
+        return cls._stack(hands, piles, stock, deck_of(cfg), first_player, step=-1)
 
     # ------------------------------------------------------------ the deal
     def _new_state(self, first: int) -> JokersState:
@@ -419,26 +405,12 @@ class JokersOfDeathGame(TableEngine):
             hand_number=0, first=first, killed=[0] * cfg.piles, knocked=[0] * n,
             penalties=[0] * n)
 
-    def _start(self) -> None:
-        first = self.first_player_option
-        if first is None:
-            first = self.rng.randrange(self.num_players)
-        self.state = self._new_state(first)
-        self._deal(first)
-
     def _deal(self, first: int) -> None:
         """``hand_size`` cards each, one at a time counter-clockwise from ``first``; the piles
         turned up from the stock (a Joker goes under the stock and the next card is turned);
         ``first``'s turn on the agenda."""
         s, cfg, n = self.state, self.config, self.num_players
-        deck = self._new_deck()
-        s.hands = [[] for _ in range(n)]
-        pos = 0
-        for _ in range(cfg.hand_size):
-            for k in range(n):
-                s.hands[(first - k) % n].append(deck[pos])
-                pos += 1
-        s.stock = deck[pos:][::-1]
+        self._deal_hands(self._new_deck(), first, cfg.hand_size, step=-1)
         for k, value in empty_piles(cfg.piles, NUM_KINDS).items():
             setattr(s, k, value)
         s.killed = [0] * cfg.piles
@@ -493,7 +465,7 @@ class JokersOfDeathGame(TableEngine):
             bisect.insort(legal, STOP)
         return legal
 
-    def _draw(self, seat: int) -> int:
+    def _draw_one(self, seat: int) -> int:
         """The stock's top card to ``seat`` (``NO_CARD`` on an empty stock). A player who
         knocked and now holds more than one card must knock again."""
         s = self.state
@@ -507,12 +479,7 @@ class JokersOfDeathGame(TableEngine):
 
     def _take(self, seat: int, count: int) -> None:
         """Take ``count`` penalty cards (as many as the stock holds)."""
-        got = 0
-        for _ in range(count):
-            if self._draw(seat) == NO_CARD:
-                break
-            got += 1
-        self._log.append(("take", seat, NO_CARD, got))
+        self._log.append(("take", seat, NO_CARD, self._draw_many(seat, count)))
         self.state.stuck = 0
 
     # ------------------------------------------------------------ turns
@@ -622,7 +589,7 @@ class JokersOfDeathGame(TableEngine):
         need = [k for k in range(len(s.piles))
                 if s.todo >> k & 1 and not any(self.fits(c, k) for c in hand)]
         while need and s.stock:
-            c = self._draw(p)
+            c = self._draw_one(p)
             need = [k for k in need if not self.fits(c, k)]
 
     def _place(self, p: int, c: int, k: int, kind: str) -> None:
@@ -761,9 +728,9 @@ class JokersOfDeathGame(TableEngine):
             return
         if a == PASS:
             points = 0
+            points = self.points(s.zones[p])
             for c in list(s.zones[p]):
                 self.move((ZONE, p), ("hand", p), c)
-                points += POINTS_BY_RANK[RANK[c]]
             s.penalties[p] += points
             s.knocked[p] = 0
             self._log.append(("pile_penalty", p, NO_CARD, points))
@@ -839,7 +806,7 @@ class JokersOfDeathGame(TableEngine):
         if a == DRAW:  # draw until a card that fits comes, and play it
             s = self.state
             while s.stock:
-                c = self._draw(p)
+                c = self._draw_one(p)
                 if self._follows(c, k):
                     self._place(p, c, k, "follow")
                     return
@@ -900,11 +867,13 @@ class JokersOfDeathGame(TableEngine):
         self._log.append(("stop", p, NO_CARD, -1))
         self._end_hand(None)
 
-    def card_points(self, c: int) -> int:
-        return POINTS_BY_RANK[RANK[c]]
+    @staticmethod
+    def points(cards: Sequence[int]) -> int:
+        """Points of cards left in a hand: 2-10 face value, J/Q/K 10, A 20, Joker 50."""
+        return sum(POINTS_BY_RANK[RANK[c]] for c in cards)
 
     def hand_points(self, seat: int) -> int:
-        return sum(POINTS_BY_RANK[RANK[c]] for c in self.state.hands[seat])
+        return self.points(self.state.hands[seat])
 
     def _end_hand(self, out: int | None) -> None:
         """Score the hand (``out``: who played their last card after knocking; ``None``: the
@@ -913,8 +882,8 @@ class JokersOfDeathGame(TableEngine):
         if out is not None:
             self._log.append(("out", out, NO_CARD, -1))
         # (picked-up pile cards not yet played out when the hand stops count as unused)
-        points = [self.hand_points(q) + s.penalties[q]
-                  + sum(POINTS_BY_RANK[RANK[c]] for c in s.zones[q]) for q in range(n)]
+        points = [self.hand_points(q) + s.penalties[q] + self.points(s.zones[q])
+                  for q in range(n)]
         for q in range(n):
             s.scores[q] += points[q]
         best = min(points)
@@ -938,53 +907,20 @@ class JokersOfDeathGame(TableEngine):
         s.hand_number += 1
         self._deal((s.first - 1) % n)  # the deal passes to the right, with the play
 
-    def _finish(self, winners: list[int]) -> None:
-        self.terminated = True
-        self.winners = tuple(sorted(winners))
-        self._log.append(("game_over", -1, NO_CARD, len(self.winners)))
-
-    def final_scores(self) -> tuple[int, ...]:
-        return tuple(self.state.scores)
-
-    def _score_returns(self) -> list[float]:
-        """Points relative to the table average, scaled to about +-1 per 100 points."""
-        scores = self.state.scores
-        mean = sum(scores) / len(scores)
-        return [-(x - mean) / 100.0 for x in scores]
-
     # ------------------------------------------------------------ determinization
-    @classmethod
-    def determinize(cls, view: Any, rng: random.Random,
-                    infer_from_draws: bool = False) -> JokersOfDeathGame:
-        """A new engine consistent with ``view`` (see :meth:`Engine.determinize`).
+    def _position_from_view(self, view: Any, rng: random.Random,
+                            infer_from_draws: bool) -> None:
+        """The position :meth:`TableEngine.determinize` deals from ``view``.
 
         Everything but the other hands and the stock is public and comes from the view
         (the piles' cards and order below the top do not matter: no rule reads them but
         the Aces variant's, which shuffles them). The hidden cards, the deck less the
-        seat's hand and every pile, are dealt at random: the other hands by their sizes,
-        the rest as the stock. When another seat is to act, a deal that leaves it a single
-        legal action is dealt again (up to :data:`DEAL_TRIES` times): the engine only
-        asks real questions. ``infer_from_draws`` is accepted and ignored: a player here
-        may draw when unwilling to follow a Jack or King, so a draw proves nothing.
+        seat's hand, every pile and a picked-up pile, are dealt at random: first the hand
+        the seat passed on at a hand switch (:meth:`_known_cards`), then the other hands
+        by their sizes, the rest as the stock. ``infer_from_draws`` is ignored: a player
+        here may draw when unwilling to follow a Jack or King, so a draw proves nothing.
         """
-        if view.variant != cls.variant:
-            raise ValueError(f"{cls.variant}: cannot determinize a {view.variant} view")
-        if view.game_over:
-            raise ValueError(f"{cls.variant}: the game in this view is over; "
-                             f"there is nothing to determinize")
-        engine = cls._unstarted(view.config, rng.getrandbits(63))
-        engine.turn = view.turn
-        for _ in range(DEAL_TRIES):  # another seat to act was asked a real question
-            engine.state = engine._state_from_view(view, rng)
-            if view.legal_actions or len(engine._legal()) > 1:
-                break
-        engine._settle()
-        if view.legal_actions and engine.legal_actions() != view.legal_actions:
-            raise ValueError(
-                f"{cls.variant}: the determinized position allows "
-                f"{', '.join(engine.legal_texts())} but the view lists "
-                f"{', '.join(engine.actions.texts_of(view.legal_actions))}")
-        return engine
+        self.state = self._state_from_view(view, rng)
 
     def _state_from_view(self, view: Any, rng: random.Random) -> JokersState:
         cfg = self.config

@@ -1,7 +1,8 @@
 """The single-discard-pile games on the table core (Crazy, Livery, Baby-Eating Eights).
 
-What they share lives here once, on :class:`~eights.engines.table.TableEngine`:
-the deal (one card at a time from the first player round), one stock and one
+What they share lives here once, on :class:`~eights.engines.table.TableEngine`
+(which holds what every variant shares: dealing hands, drawing several cards,
+the end of the game, the determinization loop): one stock and one
 discard pile (pile 0), drawing (with or without rebuilding the stock from the
 discards), hands that end by going out or by a blocked table, match scoring
 across hands, the view fields every one of them has (:func:`pile_fields`),
@@ -27,7 +28,6 @@ from ..cards import (
     SUITS,
     card_text,
     hand_shown,
-    parse_cards,
     standard_deck,
 )
 from ..config import ConfigError, GameConfig, option
@@ -38,8 +38,6 @@ from .table import NO_SEAT, Frame, TableEngine, TableState, empty_piles
 
 __all__ = ["NO_SEAT", "PileConfig", "PileEngine", "PileState", "pile_blocks", "pile_fields"]
 
-#: deals :meth:`PileEngine.determinize` tries to give another seat to act a real choice
-DEAL_TRIES = 50
 #: (engine class, config) -> copies of each card id in its full deck
 _DECK_COUNTS: dict[tuple[type, GameConfig], tuple[int, ...]] = {}
 _PENDING_SCALE = 20.0
@@ -247,10 +245,6 @@ class PileEngine(TableEngine):
     PASS: ClassVar[int]
     SUIT_IDS: ClassVar[tuple[int, ...]]
 
-    @property
-    def team_of(self) -> tuple[int, ...]:
-        return tuple(range(self.num_players))
-
     # ------------------------------------------------------------ decks
     def full_deck(self) -> list[int]:
         return standard_deck(self.config.num_decks)
@@ -268,30 +262,7 @@ class PileEngine(TableEngine):
 
         Scenario tests write positions this way instead of computing the deal.
         """
-        return cls._stack(hands, starter, stock, standard_deck(num_decks), first_player)
-
-    @staticmethod
-    def _stack(hands: Sequence[Sequence[int | str] | str], starter: int | str,
-               stock: Sequence[int | str] | str, deck: list[int], first_player: int
-               ) -> list[int]:
-        n = len(hands)
-        hand_cards = [parse_cards(h) for h in hands]
-        size = len(hand_cards[0])
-        if any(len(h) != size for h in hand_cards):
-            raise ConfigError("stacked_deck: every hand must have the same size")
-        top = parse_cards([starter])[0] if not isinstance(starter, int) else starter
-        order: list[int] = []
-        for i in range(size):
-            for k in range(n):
-                order.append(hand_cards[(first_player + k) % n][i])
-        order.append(top)
-        order += parse_cards(stock)
-        rest = deck
-        for c in order:
-            if c not in rest:
-                raise ConfigError(f"stacked_deck: too many copies of {card_text(c)}")
-            rest.remove(c)
-        return order + rest
+        return cls._stack(hands, [starter], stock, standard_deck(num_decks), first_player)
 
     # ------------------------------------------------------------ the deal
     def _new_state(self, first: int) -> PileState:
@@ -301,26 +272,12 @@ class PileEngine(TableEngine):
             zones=[[] for _ in range(n)], agenda=[], direction=1, scores=[0] * n,
             hand_number=0, first=first, stuck=0, drew_suit=[-1] * n, drew_rank=[-1] * n)
 
-    def _start(self) -> None:
-        first = self.first_player_option
-        if first is None:
-            first = self.rng.randrange(self.num_players)
-        self.state = self._new_state(first)
-        self._deal(first)
-
     def _deal(self, first: int) -> None:
         """Deal a hand: ``hand_size`` cards each, one at a time from ``first``; the rest is
         the stock; ``first``'s turn is on the agenda; the starter is turned up."""
         s = self.state
         n = self.num_players
-        deck = self._new_deck()
-        s.hands = [[] for _ in range(n)]
-        pos = 0
-        for _ in range(self.config.hand_size):
-            for k in range(n):
-                s.hands[(first + k) % n].append(deck[pos])
-                pos += 1
-        s.stock = deck[pos:][::-1]
+        self._deal_hands(self._new_deck(), first, self.config.hand_size)
         self.set_pile(0, [])
         s.suits[0], s.pending[0], s.owners[0] = -1, 0, NO_SEAT
         s.first = first
@@ -365,14 +322,6 @@ class PileEngine(TableEngine):
                 return NO_CARD
             self._rebuild_stock()
         return self.move(("stock",), ("hand", seat), event="draw", player=seat)
-
-    def _draw_many(self, seat: int, count: int) -> int:
-        drawn = 0
-        for _ in range(count):
-            if self._draw_one(seat) == NO_CARD:
-                break
-            drawn += 1
-        return drawn
 
     def _rebuild_stock(self) -> None:
         """Shuffle every discard but the top card into a new stock."""
@@ -443,11 +392,6 @@ class PileEngine(TableEngine):
         s.hand_number += 1
         self._deal((s.first + 1) % self.num_players)
 
-    def _finish(self, winners: list[int]) -> None:
-        self.terminated = True
-        self.winners = tuple(sorted(winners))
-        self._log.append(("game_over", -1, NO_CARD, len(self.winners)))
-
     def _score_hand(self, winners: list[int]) -> list[int]:
         """Points each seat gets for this hand."""
         raise NotImplementedError
@@ -456,59 +400,24 @@ class PileEngine(TableEngine):
         """The match's winners once it is decided, else an empty list."""
         raise NotImplementedError
 
-    def final_scores(self) -> tuple[int, ...]:
-        return tuple(self.state.scores)
-
-    def _score_returns(self) -> list[float]:
-        """Points relative to the table average, scaled to about +-1 per 100 points."""
-        scores = self.state.scores
-        mean = sum(scores) / len(scores)
-        sign = -1.0 if self.low_score_wins else 1.0
-        return [sign * (x - mean) / 100.0 for x in scores]
-
     # ------------------------------------------------------------ determinization
-    @classmethod
-    def determinize(cls, view: Any, rng: random.Random,
-                    infer_from_draws: bool = False) -> PileEngine:
-        """A new engine consistent with ``view`` (see :meth:`Engine.determinize`).
+    def _position_from_view(self, view: Any, rng: random.Random,
+                            infer_from_draws: bool) -> None:
+        """The position :meth:`TableEngine.determinize` deals from ``view``.
 
         The hidden pool is the full deck minus the seat's hand and the discard
         pile; the other seats get random hands of their sizes from it and the
         rest is the stock, in random order. The discard pile holds the view's
         counts with ``view.top`` last (the order below the top is never read:
         a rebuilt stock is shuffled). Every other state field is public and
-        comes from the view. The new engine's event log and decisions start
-        empty: its past is not needed to play on, so its ``history()`` and
-        ``record()`` cover only what is played from the determinized position.
-
-        When another seat is to act, the engine asked it a real question (two
-        or more legal actions, never one), so a deal that leaves it a single
-        legal action is dealt again, up to :data:`DEAL_TRIES` times; after
-        that the engine applies the forced move as always and the position
-        moves on from the view's. When the seat itself is to act its own hand
-        fixes its choices, and the new engine's legal actions equal the view's.
+        comes from the view. ``infer_from_draws`` then swaps out of each
+        opponent's hand the cards it could have played when it drew
+        (:meth:`_respect_draws`).
         """
-        if view.variant != cls.variant:
-            raise ValueError(f"{cls.variant}: cannot determinize a {view.variant} view")
-        if view.game_over:
-            raise ValueError(f"{cls.variant}: the game in this view is over; "
-                             f"there is nothing to determinize")
-        engine = cls._unstarted(view.config, rng.getrandbits(63))
-        engine.turn = view.turn
-        for _ in range(DEAL_TRIES):
-            engine.state = engine._state_from_view(view, rng)
-            if infer_from_draws:
-                engine._respect_draws(view, rng)
-            engine._fill_hidden_fields(view, rng)
-            if view.legal_actions or len(engine._legal()) > 1:
-                break
-        engine._settle()
-        if view.legal_actions and engine.legal_actions() != view.legal_actions:
-            raise ValueError(
-                f"{cls.variant}: the determinized position allows "
-                f"{', '.join(engine.legal_texts())} but the view lists "
-                f"{', '.join(engine.actions.texts_of(view.legal_actions))}")
-        return engine
+        self.state = self._state_from_view(view, rng)
+        if infer_from_draws:
+            self._respect_draws(view, rng)
+        self._fill_hidden_fields(view, rng)
 
     def _state_from_view(self, view: Any, rng: random.Random) -> PileState:
         """The view's public fields and own hand, the hidden cards dealt from ``rng``."""

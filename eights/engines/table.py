@@ -39,10 +39,12 @@ as blocks (:mod:`eights.engines.blocks`); the cards are a card set
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, NamedTuple
 
-from ..cards import NO_CARD
+from ..cards import NO_CARD, card_text, parse_cards
+from ..config import ConfigError
 from .base import Engine, PlayerView, State
 from .blocks import ActionSpace
 from .cardset import STANDARD, CardSet
@@ -50,6 +52,8 @@ from .encoding import Encoder
 from .fields import ViewField, view_class
 
 NO_SEAT = -1
+#: deals :meth:`TableEngine.determinize` tries to give another seat to act a real choice
+DEAL_TRIES = 50
 
 # Where a card is: the first item of a place tuple; the second is a seat or a pile.
 HAND, STOCK, PILE, UNDER, ZONE = "hand", "stock", "pile", "under", "zone"
@@ -304,6 +308,141 @@ class TableEngine(Engine):
             self._history(seat), *[read(self, seat) for read in self._view_reads])
 
     _view_reads: ClassVar[tuple[Callable[[Any, int], Any], ...]] = ()
+
+    @property
+    def team_of(self) -> tuple[int, ...]:
+        """Each seat its own team; a variant with teams overrides it."""
+        return tuple(range(self.num_players))
+
+    # ------------------------------------------------------------ dealing
+    def _start(self) -> None:
+        """A new table for the first player (the option, else drawn at random), dealt."""
+        first = self.first_player_option
+        if first is None:
+            first = self.rng.randrange(self.num_players)
+        self.state = self._new_state(first)
+        self._deal(first)
+
+    def _new_state(self, first: int) -> TableState:
+        """The variant's empty table for a game ``first`` starts."""
+        raise NotImplementedError
+
+    def _deal(self, first: int) -> None:
+        """Deal a hand that ``first`` starts."""
+        raise NotImplementedError
+
+    def _deal_hands(self, deck: list[int], first: int, size: int, step: int = 1) -> None:
+        """Deal ``size`` cards to each seat from the front of ``deck``, one at a time from
+        ``first`` (``step`` +1 up the seats, -1 down); the rest is the stock (its top last)."""
+        s, n = self.state, self.num_players
+        s.hands = [[] for _ in range(n)]
+        pos = 0
+        for _ in range(size):
+            for k in range(n):
+                s.hands[(first + step * k) % n].append(deck[pos])
+                pos += 1
+        s.stock = deck[pos:][::-1]
+
+    @staticmethod
+    def _stack(hands: Sequence[Sequence[int | str] | str], turned_up: Sequence[int | str] | str,
+               stock: Sequence[int | str] | str, deck: list[int], first_player: int,
+               step: int = 1) -> list[int]:
+        """The deck order (top first) that :meth:`_deal_hands` deals as ``hands`` (seat
+        order), then turns up ``turned_up`` and leaves ``stock`` (top first) on top of the
+        stock; the rest of ``deck`` lies below in id order. Scenario tests stack decks so."""
+        n = len(hands)
+        hand_cards = [parse_cards(h) for h in hands]
+        size = len(hand_cards[0])
+        if any(len(h) != size for h in hand_cards):
+            raise ConfigError("stacked_deck: every hand must have the same size")
+        order: list[int] = []
+        for i in range(size):
+            for k in range(n):
+                order.append(hand_cards[(first_player + step * k) % n][i])
+        order += parse_cards(turned_up) + parse_cards(stock)
+        rest = list(deck)
+        for c in order:
+            if c not in rest:
+                raise ConfigError(f"stacked_deck: too many copies of {card_text(c)}")
+            rest.remove(c)
+        return order + rest
+
+    def _draw_one(self, seat: int) -> int:
+        """Draw the stock's top card into ``seat``'s hand by the variant's rules; ``NO_CARD``
+        when nothing can be drawn."""
+        raise NotImplementedError
+
+    def _draw_many(self, seat: int, count: int) -> int:
+        """Draw up to ``count`` cards (:meth:`_draw_one`) until none comes; how many came."""
+        drawn = 0
+        for _ in range(count):
+            if self._draw_one(seat) == NO_CARD:
+                break
+            drawn += 1
+        return drawn
+
+    # ------------------------------------------------------------ the end
+    def _finish(self, winners: Sequence[int]) -> None:
+        """The game is over: ``winners`` won."""
+        self.terminated = True
+        self.winners = tuple(sorted(winners))
+        self._log.append(("game_over", -1, NO_CARD, len(self.winners)))
+
+    def final_scores(self) -> tuple[int, ...]:
+        return tuple(self.state.scores)
+
+    def _score_returns(self) -> list[float]:
+        """Points relative to the table average, scaled to about +-1 per 100 points."""
+        scores = self.state.scores
+        mean = sum(scores) / len(scores)
+        sign = -1.0 if self.low_score_wins else 1.0
+        return [sign * (x - mean) / 100.0 for x in scores]
+
+    # ------------------------------------------------------------ determinization
+    @classmethod
+    def determinize(cls, view: Any, rng: random.Random,
+                    infer_from_draws: bool = False) -> TableEngine:
+        """A new engine consistent with ``view`` (see :meth:`Engine.determinize`).
+
+        The variant deals a position from the view (:meth:`_position_from_view`).
+        When another seat is to act, the engine asked it a real question (two or more
+        legal actions, never one), so a deal that leaves it a single legal action is
+        dealt again, up to :data:`DEAL_TRIES` times; after that the engine applies the
+        forced move as always and the position moves on from the view's. When the seat
+        itself is to act its own hand fixes its choices, and the new engine's legal
+        actions must equal the view's. The new engine's event log and decisions start
+        empty: its past is not needed to play on.
+        """
+        if view.variant != cls.variant:
+            raise ValueError(f"{cls.variant}: cannot determinize a {view.variant} view")
+        if view.game_over:
+            raise ValueError(f"{cls.variant}: the game in this view is over; "
+                             f"there is nothing to determinize")
+        engine = cls._unstarted(view.config, rng.getrandbits(63))
+        engine.turn = view.turn
+        for _ in range(DEAL_TRIES):
+            engine._position_from_view(view, rng, infer_from_draws)
+            if view.legal_actions or len(engine._legal()) > 1:
+                break
+        engine._settle()
+        if view.legal_actions and engine.legal_actions() != view.legal_actions:
+            raise ValueError(
+                f"{cls.variant}: the determinized position allows "
+                f"{', '.join(engine.legal_texts())} but the view lists "
+                f"{', '.join(engine.actions.texts_of(view.legal_actions))}")
+        return engine
+
+    def _position_from_view(self, view: Any, rng: random.Random,
+                            infer_from_draws: bool) -> None:
+        """Set :attr:`state` to a position consistent with ``view``: its public fields and
+        own hand as they are, the cards hidden from its seat dealt from ``rng``."""
+        raise NotImplementedError(f"{self.variant}: determinize is not implemented")
+
+
+def agenda_field() -> ViewField:
+    """The view field of a variant whose every frame is public: its whole agenda."""
+    return ViewField("agenda", "frames", "what is pending, bottom first (the top frame is the "
+                     "decision at hand); every frame is public", "tuple(s.agenda)")
 
 
 def empty_piles(count: int, kinds: int) -> dict[str, list]:

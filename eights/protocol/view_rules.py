@@ -114,14 +114,17 @@ def _stock_size(known: Known) -> int:
                - sum(known.values["discard_counts"]))
 
 
-def _direction(known: Known) -> int:
-    """The history's last word on the direction: a deal resets it, a reverse sets it."""
-    direction = 1
-    for event in known.events:
-        if event.kind == "deal":
-            direction = 1
-        elif event.kind == "reverse":
-            direction = event.arg
+def _direction_from(start: int) -> Callable[[Known], int]:
+    """The history's last word on the direction: a deal sets it to ``start`` (the
+    variant's direction at a deal), a reverse to its ``arg``."""
+    def direction(known: Known) -> int:
+        value = start
+        for event in known.events:
+            if event.kind == "deal":
+                value = start
+            elif event.kind == "reverse":
+                value = event.arg
+        return value
     return direction
 
 
@@ -208,7 +211,7 @@ PILE: dict[str, Rule] = {
                           "pile (`discard_counts`); send it only with `discard_counts`",
                           _stock_size),
     "direction": Default("the `arg` of the last `reverse` event in `history` (`1` after a "
-                         "`deal`), else `1`", _direction),
+                         "`deal`), else `1`", _direction_from(1)),
     "hand_number": constant(0),
     "first_player": Default("the `player` of the last `deal` event in `history`, else `0`",
                             _first_player),
@@ -292,17 +295,6 @@ BABY_EATING_EIGHTS: dict[str, Rule] = {
                       "`five`, `seven`, or `jacks`/`bottom` with 1 seat to go)", _baby_agenda),
 }
 
-def _jokers_direction(known: Known) -> int:
-    """The history's last word on the direction: a deal starts it counter-clockwise (-1)."""
-    direction = -1
-    for event in known.events:
-        if event.kind == "deal":
-            direction = -1
-        elif event.kind == "reverse":
-            direction = event.arg
-    return direction
-
-
 def _jokers_owners(known: Known) -> list[int | None]:
     """Unknown (``null``), except a 4 of Spades the seat answers while holding a Joker it may
     not play on it: that 4 of Spades is its own."""
@@ -360,7 +352,7 @@ JOKERS_OF_DEATH: dict[str, Rule] = {
     "tens_played": constant(0),
     "knocked": per_seat(0),
     "direction": Default("the `arg` of the last `reverse` event in `history` (`-1` after a "
-                         "`deal`), else `-1`", _jokers_direction),
+                         "`deal`), else `-1`", _direction_from(-1)),
     "hand_number": constant(0),
     "first_player": Default("the `player` of the last `deal` event in `history`, else `0`",
                             _first_player),

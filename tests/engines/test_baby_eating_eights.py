@@ -25,6 +25,7 @@ from eights.engines.baby_eating_eights import (
 )
 from eights.engines.base import GameRecord, IllegalActionError
 from eights.engines.table import Frame
+from tests.conftest import all_cards
 
 G = BabyEatingEightsGame
 
@@ -66,13 +67,6 @@ def table(game: BabyEatingEightsGame) -> dict:
                 current=game.current_player, actor=s.actor, phase=game.view(0).phase,
                 direction=s.direction, legal=game.legal_texts())
 
-
-def all_cards(game: BabyEatingEightsGame) -> Counter:
-    s = game.state
-    cards = Counter(s.stock) + Counter(s.discard)
-    for hand in s.hands:
-        cards += Counter(hand)
-    return cards
 
 
 def step(game: BabyEatingEightsGame, *actions: str) -> int:

@@ -19,6 +19,7 @@ import eights
 from eights.cards import BLACK_JOKER, RED_JOKER, SUIT, SUITS, card_text, cards_text, parse_cards
 from eights.engines.jokers_of_death import JokersOfDeathConfig, JokersOfDeathGame
 from eights.engines.table import Frame
+from tests.conftest import all_cards
 
 G = JokersOfDeathGame
 SUIT_TEXTS = ["suit C", "suit D", "suit H", "suit S"]
@@ -61,15 +62,6 @@ def set_position(game: JokersOfDeathGame, hands: list[str], tops: list[str], sto
     assert all_cards(game) == deck
     game._settle()
 
-
-def all_cards(game: JokersOfDeathGame) -> Counter:
-    s = game.state
-    cards = Counter(s.stock)
-    for h in s.hands:
-        cards += Counter(h)
-    for p in s.piles:
-        cards += Counter(p)
-    return cards
 
 
 def step(game: JokersOfDeathGame, *actions: str) -> int:
