@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -23,26 +24,43 @@ class ActionError(ValueError):
     """An action text or id that is not in the variant's action space."""
 
 
-def _normalise(text: str) -> str:
-    """Canonical spelling of an action text: lower-case verbs, canonical cards and suits."""
+#: the words a card follows, and those a suit (colour) follows, in action texts
+CARD_VERBS = ("play", "discard", "bottom", "take", "choose", "order")
+SUIT_VERBS = ("suit", "colour")
+
+
+def _normalise(text: str, cardset: Notation | None = None) -> str:
+    """Canonical spelling of an action text: lower-case verbs, canonical cards and suits
+    (in ``cardset``'s notation when given, else the standard cards')."""
     words = text.strip().split()
     out = []
     for i, w in enumerate(words):
         prev = out[-1] if out else ""
-        if prev in ("play", "discard", "bottom", "take") and i > 0:
+        if prev in CARD_VERBS and i > 0:
             try:
-                out.append(card_text(parse_card(w)))
+                out.append(cardset.text(cardset.parse(w)) if cardset is not None
+                           else card_text(parse_card(w)))
                 continue
             except CardError:
                 pass
-        if prev == "suit" and i > 0:
+        if prev in SUIT_VERBS and i > 0:
             try:
-                out.append(SUITS[parse_suit(w)])
+                out.append(cardset.colour_code(cardset.parse_colour(w)) if cardset is not None
+                           else SUITS[parse_suit(w)])
                 continue
             except CardError:
                 pass
         out.append(w.lower())
     return " ".join(out)
+
+
+class Notation(Protocol):
+    """What action texts need of a card set (:class:`eights.engines.cardset.CardSet`)."""
+
+    def text(self, card: int) -> str: ...
+    def parse(self, text: str) -> int: ...
+    def colour_code(self, colour: int) -> str: ...
+    def parse_colour(self, text: str) -> int: ...
 
 
 def is_action_id(value: object) -> bool:
@@ -59,8 +77,10 @@ def is_action_id(value: object) -> bool:
 class ActionSet:
     """Ids <-> texts for one variant's actions."""
 
-    def __init__(self, texts: Iterable[str]):
+    def __init__(self, texts: Iterable[str], cardset: Notation | None = None):
         self.texts: tuple[str, ...] = tuple(texts)
+        #: the cards' notation (None: the standard cards)
+        self.cardset = cardset
         self._ids = {t: i for i, t in enumerate(self.texts)}
         if len(self._ids) != len(self.texts):
             raise ValueError("action texts must be unique")
@@ -69,7 +89,7 @@ class ActionSet:
         return len(self.texts)
 
     def __contains__(self, text: str) -> bool:
-        return _normalise(text) in self._ids
+        return _normalise(text, self.cardset) in self._ids
 
     def id(self, text: str) -> int:
         return self._ids[text]
@@ -85,7 +105,7 @@ class ActionSet:
         """The id of an action text; an :class:`ActionError` naming the forms otherwise."""
         if not isinstance(text, str):
             raise ActionError(f"action {text!r} is not text")
-        key = _normalise(text)
+        key = _normalise(text, self.cardset)
         if key not in self._ids:
             forms = sorted({t.split()[0] for t in self.texts})
             raise ActionError(

@@ -88,7 +88,7 @@ from ..cards import (
 )
 from ..config import ConfigError, GameConfig, option
 from .blocks import ActionSpace, Block, cards, numbers
-from .encoding import Encoding, Flag, OneHot, Scaled, Seat
+from .encoding import Allies, Flag, OneHot, Scaled, Seat
 from .fields import ViewField
 from .pile import NO_SEAT, PileEngine, PileState, pile_blocks, pile_fields
 from .table import Frame, agenda_field
@@ -362,23 +362,6 @@ def _effect_card(game: BabyEatingEightsGame, seat: int) -> int:
 def _effect_cancelled(game: BabyEatingEightsGame, seat: int) -> bool:
     frame = _effect_frame(game)
     return bool(frame is not None and frame.args[1])
-
-
-class Allies(Encoding):
-    """1 for each other seat on the observer's team (the value: each seat's team)."""
-
-    def bind(self, config):
-        n = config.num_players
-
-        def write(out, off, value, seat):
-            mine = value[seat]
-            for k in range(1, n):
-                if value[(seat + k) % n] == mine:
-                    out[off + k - 1] = 1.0
-        return n - 1, write
-
-    def describe(self, config):
-        return "1 for each opponent on the observer's team, next seat first"
 
 
 def _deck_size(config: BabyEatingEightsConfig) -> int:

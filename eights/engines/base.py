@@ -38,8 +38,9 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from ..actions import ActionError, ActionSet
-from ..cards import NO_CARD, SUIT_NAMES, card_name, card_text, parse_cards
+from ..cards import NO_CARD
 from ..config import ConfigError, GameConfig
+from .cardset import STANDARD, CardSet
 
 
 class IllegalActionError(ValueError):
@@ -315,6 +316,9 @@ class Engine:
     variant: ClassVar[str] = ""
     Config: ClassVar[type[GameConfig]] = GameConfig
     actions: ClassVar[ActionSet]
+    #: the cards: their ids, texts (the notation of decks, records and actions), names,
+    #: ranks and colours
+    cardset: ClassVar[CardSet] = STANDARD
     #: event kinds whose card only the event's player may see
     private_events: ClassVar[frozenset[str]] = frozenset()
     #: True where the lowest points win (penalty scoring), False where points are won
@@ -365,7 +369,7 @@ class Engine:
         self._stacked = None
         self._initial_deck = None
         if deck is not None:
-            cards = parse_cards(deck)
+            cards = self.cardset.parse_many(deck)
             self._check_deck(cards)
             self._stacked = self._initial_deck = cards
         if first_player is not None and not (
@@ -603,7 +607,7 @@ class Engine:
             variant=self.variant,
             config=self.config.to_dict(),
             seed=self.seed,
-            deck=None if deck is None else tuple(card_text(c) for c in deck),
+            deck=None if deck is None else tuple(map(self.cardset.text, deck)),
             first_player=self.first_player_option,
             actions=tuple(self.actions.texts_of(self._decisions)),
         )
@@ -640,8 +644,8 @@ class Engine:
         return engine
 
     @classmethod
-    def describe_event(cls, event: Event, name: Callable[[int], str] = lambda p: f"player {p}"
-                       ) -> str:
+    def describe_event(cls, event: Event, name: Callable[[int], str] = lambda p: f"player {p}",
+                       cardset: CardSet | None = None) -> str:
         """One plain-text sentence for ``event``, for people and screen readers.
 
         The template comes from :attr:`event_texts`, whose fields are
@@ -652,11 +656,12 @@ class Engine:
         reads as a sentence, so a new variant narrates before it is polished.
         """
         kind, player, card, arg = event
+        cards = cardset or cls.cardset
         fields = {
             "player": name(player) if player >= 0 else "nobody",
-            "card": f"the {card_name(card)}" if card >= 0 else "a card",
+            "card": f"the {cards.card_name(card)}" if card >= 0 else "a card",
             "arg": arg, "number": arg + 1,
-            "suit": SUIT_NAMES[arg] if 0 <= arg < len(SUIT_NAMES) else "no suit",
+            "suit": cards.colour_names[arg] if 0 <= arg < len(cards.colour_names) else "no suit",
             "direction": "clockwise" if arg >= 0 else "counterclockwise",
         }
         template = cls.event_texts.get(kind)

@@ -38,6 +38,8 @@ class Param:
     text: Callable[[int], str]
     #: how the docs name the values (``<card>``, ``C, D, H, S``)
     shown: str
+    #: the card set whose cards or colours the values are (None: numbers)
+    cardset: CardSet | None = None
 
     def __post_init__(self) -> None:
         if not self.values:
@@ -46,13 +48,13 @@ class Param:
 
 def cards(ids: Iterable[int], cardset: CardSet = STANDARD, name: str = "card") -> Param:
     """A card parameter over ``ids`` of ``cardset``."""
-    return Param(name, tuple(ids), cardset.text, "<card>")
+    return Param(name, tuple(ids), cardset.text, "<card>", cardset)
 
 
 def suits(cardset: CardSet = STANDARD, name: str = "suit") -> Param:
     """A suit (colour) parameter: every colour of ``cardset``."""
     codes = cardset.colour_codes
-    return Param(name, tuple(range(len(codes))), codes.__getitem__, ", ".join(codes))
+    return Param(name, tuple(range(len(codes))), codes.__getitem__, ", ".join(codes), cardset)
 
 
 def numbers(name: str, count: int, first: int = 0) -> Param:
@@ -132,7 +134,11 @@ class ActionSpace(ActionSet):
                 texts.append(block.text(combo))
                 decode.append((block, combo))
             start = block.stop
-        super().__init__(texts)
+        sets = {p.cardset for b in blocks for p in b.params if p.cardset is not None}
+        if len(sets) > 1:
+            raise ValueError("an action space's cards and suits come from one card set")
+        cardset = sets.pop() if sets else None
+        super().__init__(texts, None if cardset is STANDARD else cardset)
         self._decode = tuple(decode)
         for a, text in enumerate(self.texts):  # texts both ways: each must read back
             try:
@@ -143,7 +149,7 @@ class ActionSpace(ActionSet):
                 raise ValueError(
                     f"action block {decode[a][0].name!r}: its text {text!r} does not read back "
                     f"as itself (texts are lower case; a card follows play, discard, bottom "
-                    f"or take)")
+                    f"or take, choose, order)")
 
     def __getitem__(self, name: str) -> Block:
         try:

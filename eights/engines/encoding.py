@@ -330,6 +330,42 @@ class PerSeat(Encoding):
         return f"{who}: {self.each.describe(config)}"
 
 
+class Allies(Encoding):
+    """1 for each other seat on the observer's team (the value: each seat's team)."""
+
+    def bind(self, config):
+        n = config.num_players
+
+        def write(out, off, value, seat):
+            mine = value[seat]
+            for k in range(1, n):
+                if value[(seat + k) % n] == mine:
+                    out[off + k - 1] = 1.0
+        return n - 1, write
+
+    def describe(self, config):
+        return "1 for each opponent on the observer's team, next seat first"
+
+
+@dataclasses.dataclass(frozen=True)
+class Bits(Encoding):
+    """An int bitmask as ``width`` flags, bit 0 first (a set of colours, say)."""
+
+    width: int
+
+    def bind(self, config):
+        width = self.width
+
+        def write(out, off, value, seat):
+            for k in range(width):
+                if value >> k & 1:
+                    out[off + k] = 1.0
+        return width, write
+
+    def describe(self, config):
+        return f"{self.width} flags, one per bit"
+
+
 @dataclasses.dataclass(frozen=True)
 class PerPile(Encoding):
     """A per-pile tuple (one value per discard pile, pile 1 first), each value encoded by

@@ -43,11 +43,10 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, NamedTuple
 
-from ..cards import NO_CARD, card_text, parse_cards
+from ..cards import NO_CARD
 from ..config import ConfigError
 from .base import Engine, PlayerView, State
 from .blocks import ActionSpace
-from .cardset import STANDARD, CardSet
 from .encoding import Encoder
 from .fields import ViewField, view_class
 
@@ -100,7 +99,6 @@ class TableState(State):
 class TableEngine(Engine):
     """An engine on the table core; see the module docstring."""
 
-    cardset: ClassVar[CardSet] = STANDARD
     actions: ClassVar[ActionSpace]
     #: the view's declared fields, core fields' encodings included, in observation order
     view_fields: ClassVar[tuple[ViewField, ...]] = ()
@@ -198,8 +196,11 @@ class TableEngine(Engine):
         resolve = self._resolve_by_kind
         if not resolve:  # a variant whose frames are all decisions
             return
-        agenda = self.state.agenda
-        while agenda and not self.terminated:
+        state = self.state
+        while not self.terminated:
+            agenda = state.agenda  # (a new deal, or a player leaving, replaces it: read it anew)
+            if not agenda:
+                return
             frame = agenda[-1]
             handler = resolve.get(frame.kind)
             if handler is None:
@@ -343,15 +344,16 @@ class TableEngine(Engine):
                 pos += 1
         s.stock = deck[pos:][::-1]
 
-    @staticmethod
-    def _stack(hands: Sequence[Sequence[int | str] | str], turned_up: Sequence[int | str] | str,
-               stock: Sequence[int | str] | str, deck: list[int], first_player: int,
-               step: int = 1) -> list[int]:
+    @classmethod
+    def _stack(cls, hands: Sequence[Sequence[int | str] | str],
+               turned_up: Sequence[int | str] | str, stock: Sequence[int | str] | str,
+               deck: list[int], first_player: int, step: int = 1) -> list[int]:
         """The deck order (top first) that :meth:`_deal_hands` deals as ``hands`` (seat
         order), then turns up ``turned_up`` and leaves ``stock`` (top first) on top of the
         stock; the rest of ``deck`` lies below in id order. Scenario tests stack decks so."""
         n = len(hands)
-        hand_cards = [parse_cards(h) for h in hands]
+        parse = cls.cardset.parse_many
+        hand_cards = [parse(h) for h in hands]
         size = len(hand_cards[0])
         if any(len(h) != size for h in hand_cards):
             raise ConfigError("stacked_deck: every hand must have the same size")
@@ -359,11 +361,11 @@ class TableEngine(Engine):
         for i in range(size):
             for k in range(n):
                 order.append(hand_cards[(first_player + step * k) % n][i])
-        order += parse_cards(turned_up) + parse_cards(stock)
+        order += parse(turned_up) + parse(stock)
         rest = list(deck)
         for c in order:
             if c not in rest:
-                raise ConfigError(f"stacked_deck: too many copies of {card_text(c)}")
+                raise ConfigError(f"stacked_deck: too many copies of {cls.cardset.text(c)}")
             rest.remove(c)
         return order + rest
 

@@ -1,0 +1,1 @@
+"""Data files shipped with eights (the Crazier Eights card set)."""

@@ -1,0 +1,1117 @@
+"""Crazier Eights, as James Gray's rulebook gives it, with a card set of our own as data.
+
+Every card is unique: 52 cards, ranks A-K in four colours (purple/eye,
+green/ankh, blue/moon, orange/sun), some multicoloured, each an **event** or
+an **asset** with its own abilities (:mod:`eights.engines.crazier_cards` reads
+them from a TOML file; ``card_file`` loads a user's own). Two to eight
+players, seven cards each; two decks shuffle together for five or more.
+
+A turn has four phases. **Beginning**: the triggered abilities of the assets
+in play that fire at the beginning of the turn (the turn's players' own
+first, then the others' in turn order; the player taking the turn orders one
+player's simultaneous abilities). **Draw**: draw a card. **Main**: discard
+one card (same colour or rank as the top card; 8s wild, naming a colour; a
+multicoloured top card accepts any of its colours) and play one card for its
+effect (an event resolves and goes to the bottom of the discard pile; an
+asset goes into play in front of you), in either order, plus any extra
+discards an ability grants. **End**: the end-of-turn abilities. The first
+player with no cards in hand wins. A draw from an empty draw pile first
+shuffles the discard pile but its top card into a new one; when that is
+impossible (one card in the discard pile) the game ends and the fewest cards
+in hand win. A player who loses leaves the game, their hand and assets going
+to the bottom of the discard pile; the last player left wins. Teams (``teams``)
+see each other's hands, take their turns together and win or lose together.
+
+What is pending is the agenda's frames (:mod:`eights.engines.table`), top
+last. Decisions: ``main`` (discard, play, or end the main phase),
+``name_colour`` (after an 8), and the ability decisions ``target`` (a
+player), ``colour``, ``choose`` (a card: to destroy, restore, trade or put on
+the bottom of the draw pile), ``ask`` (yes or no, for "you may") and
+``order`` (which of one player's simultaneous abilities first). Effects
+resolved as they reach the top: ``turn``, ``draw_phase``, ``main_phase``,
+``end_phase``, ``next_turn``, ``run`` (an ability's program from a step on;
+it carries its card, so it still happens after its card is destroyed) and
+``settle`` (an event goes to the bottom of the discard pile). Every frame is
+public. The second pile of the table holds an event while it resolves.
+
+Actions (225), declared as blocks: ``discard <card>`` (0-51), ``play <card>``
+(52-103), ``end`` (104), ``colour P|G|B|O`` (105-108), ``target <seat>``
+(109-116), ``choose <card>`` (117-168), ``order <card>`` (169-220), ``yes``,
+``no`` (221-222), ``reveal``... see :data:`ACTIONS`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from ..cards import NO_CARD
+from ..config import ConfigError, GameConfig, option
+from .base import Event
+from .blocks import ActionSpace, Block, cards, numbers, suits
+from .cardset import CardSet
+from .crazier_cards import (
+    BEGIN_TURN,
+    COLOUR_NAMES,
+    END_TURN,
+    OPPONENT_BEGIN_TURN,
+    PLAY,
+    CardFileError,
+    CrazierCards,
+    load,
+)
+from .encoding import Allies, Bits, CardCounts, CardList, Choice, Flag, OneHot, PerSeat, Scaled
+from .encoding import Seat as SeatEncoding
+from .fields import ViewField, core
+from .table import (
+    HAND,
+    PILE,
+    STOCK,
+    UNDER,
+    ZONE,
+    Frame,
+    TableEngine,
+    TableState,
+    agenda_field,
+    empty_piles,
+)
+
+BUILT_IN: CrazierCards = load()
+CARDSET: CardSet = BUILT_IN.cardset
+NUM_CARDS = 52
+EIGHT = 8
+MAX_PLAYERS = 8
+DISCARD_PILE, RESOLVING = 0, 1
+PHASES = ("begin", "draw", "main", "end")
+BEGIN, DRAW, MAIN, END = range(4)
+
+# ------------------------------------------------------------------ actions
+ACTIONS = ActionSpace(
+    Block("discard", "discard {card}", cards(range(NUM_CARDS), CARDSET),
+          when="main phase, a discard left: a card of the top card's colour (any of a "
+               "multicoloured top card's, or the colour named for an 8) or rank, or an 8"),
+    Block("play", "play {card}", cards(range(NUM_CARDS), CARDSET),
+          when="main phase, once a turn: an asset into play, or an event for its effect (one "
+               "that must choose a card only when there is one)"),
+    Block("end", "end", when="main phase: end it (discards and the play are optional)"),
+    Block("colour", "colour {colour}", suits(CARDSET, "colour"),
+          when="right after discarding an 8, or when an ability names a colour"),
+    Block("target", "target {seat}", numbers("seat", MAX_PLAYERS),
+          when="an ability chooses a player (or whose copy of a card to destroy)"),
+    Block("choose", "choose {card}", cards(range(NUM_CARDS), CARDSET),
+          when="an ability chooses a card: in play (destroy), in the discard pile (restore), "
+               "in a hand (trade), on top of the draw pile (put on the bottom)"),
+    Block("order", "order {card}", cards(range(NUM_CARDS), CARDSET),
+          when="several of one player's abilities fire together: the one to happen first"),
+    Block("yes", "yes", when="an ability says you may: do it"),
+    Block("no", "no", when="an ability says you may: do not (or keep the top cards as they "
+                           "are)"),
+)
+NUM_ACTIONS = len(ACTIONS)
+DISCARD_ID = ACTIONS["discard"].ids_by_value(NUM_CARDS)
+PLAY_ID = ACTIONS["play"].ids_by_value(NUM_CARDS)
+CHOOSE_ID = ACTIONS["choose"].ids_by_value(NUM_CARDS)
+ORDER_ID = ACTIONS["order"].ids_by_value(NUM_CARDS)
+COLOUR_ID = tuple(ACTIONS["colour"].id(k) for k in range(4))
+TARGET_ID = tuple(ACTIONS["target"].id(k) for k in range(MAX_PLAYERS))
+END_ID, YES, NO = ACTIONS["end"].id(), ACTIONS["yes"].id(), ACTIONS["no"].id()
+
+
+# ------------------------------------------------------------------ config
+@dataclasses.dataclass(frozen=True)
+class CrazierEightsConfig(GameConfig):
+    """Options of Crazier Eights; the rulebook's own game is every default."""
+
+    variant: ClassVar[str] = "crazier_eights"
+
+    num_players: int = option(2, doc="players at the table", min=2, max=MAX_PLAYERS)
+    num_decks: int = option(0, doc="decks shuffled together; 0: one for up to four players, "
+                                   "two for five to eight", min=0, max=2)
+    hand_size: int = option(7, doc="cards each player draws at the start", min=1, max=12)
+    teams: int = option(0, doc="teams of allies, seat s in team s % teams (allies sit apart); "
+                               "0 for no teams", min=0, max=MAX_PLAYERS // 2)
+    games: int = option(1, doc="games in a match, scored with points (one per card in hand, "
+                               "the winner none); the fewest points win", min=1, max=100)
+    reward: str = option("win_loss", doc="end-of-game rewards: +1/-1, or points-based",
+                         choices=("win_loss", "score"))
+    card_file: str = option(None, doc="a TOML card file of your own (None: the eights base "
+                                      "set)", optional=True)
+    max_turns: int = option(3000, doc="applied actions after which the game is truncated",
+                            min=1)
+
+    @property
+    def decks(self) -> int:
+        return self.num_decks or (1 if self.num_players <= 4 else 2)
+
+    def check(self) -> None:
+        n = self.num_players
+        if self.teams and not 2 <= self.teams <= n // 2:
+            raise ConfigError(
+                f"{self.variant}: teams={self.teams} is not allowed with num_players={n}; "
+                f"teams have two or three players each, so teams must be 0 (no teams) or "
+                f"from 2 to {n // 2}" if n >= 4 else
+                f"{self.variant}: teams={self.teams} is not allowed with num_players={n}; "
+                f"teams need at least 4 players (two teams of two), so teams must be 0")
+        if self.teams and n > 3 * self.teams:
+            raise ConfigError(
+                f"{self.variant}: teams={self.teams} with num_players={n} makes teams of more "
+                f"than three; teams have two or three players (use more teams)")
+        if self.teams and n % self.teams:
+            raise ConfigError(
+                f"{self.variant}: teams={self.teams} does not divide num_players={n}; every "
+                f"team has the same number of players")
+        if n * self.hand_size + 1 > NUM_CARDS * self.decks:
+            raise ConfigError(
+                f"{self.variant}: num_players={n} with hand_size={self.hand_size} needs "
+                f"{n * self.hand_size + 1} cards but {self.decks} deck(s) hold "
+                f"{NUM_CARDS * self.decks}; use num_decks=2 or smaller hands")
+        if self.card_file is not None:
+            try:
+                load(self.card_file)
+            except CardFileError as err:
+                raise ConfigError(f"{self.variant}: card_file: {err}") from None
+
+    def team_of(self) -> tuple[int, ...]:
+        n = self.num_players
+        return tuple(p % self.teams for p in range(n)) if self.teams else tuple(range(n))
+
+    def goal(self) -> str:
+        if self.games > 1:
+            return (f"A match of {self.games} games: a point per card left in hand; the fewest "
+                    f"points win.")
+        return "Be the first with no cards in hand."
+
+
+# ------------------------------------------------------------------ state
+@dataclasses.dataclass(slots=True)
+class CrazierState(TableState):
+    """The table (pile 0: the discard pile; pile 1: an event resolving), and the turn."""
+
+    lead: int = 0       # the seat whose turn it is (its allies take it with it)
+    phase: int = BEGIN  # BEGIN, DRAW, MAIN, END
+    named: int = -1     # the colour named for the 8 on top (-1: none; follow the top card)
+    #: per seat: discards left this turn (one, plus the extra ones abilities give)
+    discards: list[int] = dataclasses.field(default_factory=list)
+    #: per seat: 1 once it played a card for its effect this turn
+    played: list[int] = dataclasses.field(default_factory=list)
+    #: per seat: 1 once it lost the game and left
+    out: list[int] = dataclasses.field(default_factory=list)
+    #: per seat: cards in hand when it lost (its points)
+    lost_with: list[int] = dataclasses.field(default_factory=list)
+    #: per seat: the top cards of the draw pile it has seen (looked at or revealed), top first
+    known: list[list[int]] = dataclasses.field(default_factory=list)
+
+
+def _total(config: CrazierEightsConfig) -> int:
+    return NUM_CARDS * config.decks
+
+
+def _decks(config: CrazierEightsConfig) -> int:
+    return config.decks
+
+
+def _score_scale(config: CrazierEightsConfig) -> float:
+    return float(20 * config.games)
+
+
+def _follow(game: CrazierEightsGame, seat: int) -> int:
+    """The colours a discard may have (bit per colour): the colour named for an 8 on top,
+    else every colour of the top card."""
+    s = game.state
+    if s.named >= 0:
+        return 1 << s.named
+    pile = s.piles[DISCARD_PILE]
+    return game.colour_bits[pile[-1]] if pile else 0
+
+
+def _ally_hands(game: CrazierEightsGame, seat: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(sorted(h)) for h in game.state.hands)
+
+
+VIEW_FIELDS: tuple[ViewField, ...] = (
+    core("hand", CardList(NUM_CARDS, _decks), "copies of each card in the observer's hand"),
+    ViewField("top", "card", "the top card of the discard pile",
+              "s.piles[0][-1] if s.piles[0] else -1", OneHot(NUM_CARDS)),
+    ViewField("follow_colours", "int", "the colours a discard may have, a bit each (purple 1, "
+              "green 2, blue 4, orange 8): the named colour after an 8, else the top card's "
+              "(any of a multicoloured card's); its rank and 8s always may",
+              _follow, Bits(4), feature="follow"),
+    ViewField("named", "suit", "the colour named for the 8 on top (null: none)", "s.named",
+              OneHot(4)),
+    ViewField("in_play", "seat_cards", "each seat's assets in play (its in-play zone)",
+              "tuple(tuple(sorted(z)) for z in s.zones)",
+              PerSeat(CardList(NUM_CARDS, _decks)), feature="zones"),
+    ViewField("ally_hands", "seat_cards", "each ally's hand (teams see each other's hands); "
+              "empty for the others", _ally_hands, PerSeat(CardList(NUM_CARDS, _decks),
+                                                           others=True),
+              visibility="allies", hidden=()),
+    ViewField("known_stock", "cards", "the top cards of the draw pile the observer has looked "
+              "at or seen revealed, top first", "tuple(s.known[seat])",
+              CardList(NUM_CARDS, _decks), visibility="own"),
+    ViewField("resolving", "cards", "the event being resolved (it goes to the bottom of the "
+              "discard pile after its effect)", "tuple(s.piles[1])",
+              CardList(NUM_CARDS, _decks)),
+    ViewField("discard_counts", "card_counts", "every card in the discard pile, its top "
+              "included (face up: restoring reads it)", "bytes(s.pile_counts[0])",
+              CardCounts(NUM_CARDS, _decks), feature="discards"),
+    ViewField("phase", "phase", "the phase of the turn", "PHASES[s.phase]", Choice(PHASES),
+              names=PHASES),
+    ViewField("lead", "seat", "whose turn it is (with teams, the ally who leads the team's "
+              "turn)", "s.lead", SeatEncoding()),
+    ViewField("discards_left", "counts", "per seat: discards left this turn",
+              "tuple(s.discards)", PerSeat(Scaled(3))),
+    ViewField("played", "counts", "per seat: 1 once it played a card this turn",
+              "tuple(s.played)", PerSeat(Flag())),
+    ViewField("out", "counts", "per seat: 1 once it lost the game and left", "tuple(s.out)",
+              PerSeat(Flag())),
+    ViewField("teams", "ints", "each seat's team (the seat itself without teams)",
+              "g.team_of", Allies(), feature="allies"),
+    core("current_player", SeatEncoding(), "who acts now", feature="to_act"),
+    core("hand_sizes", PerSeat(Scaled(20), others=True), "each opponent's hand size / 20"),
+    ViewField("stock_size", "count", "cards in the face-down draw pile", "len(s.stock)",
+              Scaled(_total), feature="stock"),
+    ViewField("discard_size", "count", "cards in the discard pile", "len(s.piles[0])",
+              Scaled(_total)),
+    ViewField("lost_with", "counts", "per seat: cards in hand when it lost (its points)",
+              "tuple(s.lost_with)"),
+    core("scores", PerSeat(Scaled(_score_scale)), "match points / (20 x games)"),
+    ViewField("hand_number", "count", "games played before this one in a match",
+              "s.hand_number"),
+    ViewField("first_player", "seat", "who played first this game", "s.first"),
+    agenda_field(),
+)
+
+
+# ------------------------------------------------------------------ the engine
+#: the argument kinds of an ability frame: its card, trigger, step, chosen player, chosen
+#: colour and a step's own state (a trade's stage, the card whose copy is being destroyed)
+_ABILITY_ARGS = ("card", "int", "int", "seat", "int", "int")
+#: a trade's stages (the ``extra`` of its frames)
+TRADE_WHO, TRADE_TAKE, TRADE_GIVE = 1, 2, 3
+
+
+class CrazierEightsGame(TableEngine):
+    """Crazier Eights; see the module docstring."""
+
+    variant = "crazier_eights"
+    Config = CrazierEightsConfig
+    actions = ACTIONS
+    cardset = CARDSET
+    private_events = frozenset({"draw", "look", "bottom", "take", "taken", "give", "given"})
+    low_score_wins = True
+    view_fields = VIEW_FIELDS
+    frame_args: ClassVar[dict[str, tuple[str, ...]]] = {
+        "turn": (), "draw_phase": (), "main_phase": (), "end_phase": (), "next_turn": (),
+        "main": (), "name_colour": (), "settle": ("card",), "order": ("seat", "int", "count"),
+        **{kind: _ABILITY_ARGS for kind in ("run", "target", "colour", "choose", "ask")},
+    }
+    event_texts: ClassVar[dict[str, str]] = {
+        **TableEngine.event_texts,
+        "deal": "Game {number} is dealt; {player} goes first.",
+        "starter": "The discard pile starts with {card}.",
+        "turn": "{player}'s turn begins.",
+        "draw": "{player} draws {card}.",
+        "discard": "{player} discards {card}.",
+        "named": "{player} names {suit}.",
+        "asset": "{player} puts {card} into play.",
+        "event": "{player} plays {card} for its effect.",
+        "settled": "{card} goes to the bottom of the discard pile.",
+        "trigger": "{card} of {player} takes effect.",
+        "extra": "{player} may discard {arg} more cards this turn.",
+        "chosen": "{player} chooses {target}.",
+        "colour": "{player} names {suit}.",
+        "destroy": "{player} destroys {card}.",
+        "restore": "{player} puts {card} from the discard pile into play.",
+        "look": "{player} looks at {card}.",
+        "reveal": "{player} reveals {card} from the draw pile.",
+        "bottom": "{player} puts {card} on the bottom of the draw pile.",
+        "put_in_play": "{player} puts {card} from the draw pile into play.",
+        "fewer": "{player} draws fewer cards: {arg} prevented.",
+        "take": "{player} takes {card} from {target}.",
+        "give": "{player} gives {card} to {target}.",
+        "saved": "{player} would lose, but {card} is destroyed instead.",
+        "loses": "{player} loses the game and leaves.",
+        "reshuffle": "The discard pile but its top card is shuffled into the draw pile.",
+        "impossible": "{player} cannot draw: the game is over.",
+        "out": "{player} has no cards left.",
+        "score": "{player} scores {arg} points.",
+    }
+
+    config: CrazierEightsConfig
+    state: CrazierState
+
+    def __init__(self, config: CrazierEightsConfig | None = None, *, seed: int | None = None,
+                 deck: Sequence[int | str] | str | None = None,
+                 first_player: int | None = None, **options: Any):
+        if config is None:
+            config = self.Config.from_options(**options)
+        elif options:
+            raise ConfigError(f"{self.variant}: pass either a config or options, not both")
+        self._use_cards(config)  # (before the deal: a stacked deck is read in its notation)
+        super().__init__(config, seed=seed, deck=deck, first_player=first_player)
+
+    @classmethod
+    def _unstarted(cls, config: GameConfig, seed: int) -> CrazierEightsGame:
+        engine = super()._unstarted(config, seed)
+        engine._use_cards(config)
+        return engine
+
+    def _use_cards(self, config: CrazierEightsConfig) -> None:
+        """Read the card file's rules into lookups indexed by card id."""
+        if not isinstance(config, CrazierEightsConfig):
+            raise ConfigError(f"{self.variant}: config must be a CrazierEightsConfig, not "
+                              f"{type(config).__name__}")
+        self.cards = BUILT_IN if config.card_file is None else load(config.card_file)
+        self.cardset = self.cards.cardset
+        self.colour_bits = tuple(sum(1 << c for c in cs) for cs in self.cardset.colours_of)
+        self.rank = self.cardset.rank
+        self.programs = self.cards.programs
+        self.is_asset = self.cards.is_asset
+        self._team_of = config.team_of()
+
+    @property
+    def team_of(self) -> tuple[int, ...]:
+        return self._team_of
+
+    # ------------------------------------------------------------ decks
+    def full_deck(self) -> list[int]:
+        return list(range(NUM_CARDS)) * self.config.decks
+
+    def describe_deck(self) -> str:
+        decks = self.config.decks
+        return "the 52 cards" if decks == 1 else f"{decks} copies of the 52 cards"
+
+    @classmethod
+    def stacked_deck(cls, hands: Sequence[Sequence[int | str] | str],
+                     starter: int | str, stock: Sequence[int | str] | str = (),
+                     *, config: CrazierEightsConfig | None = None, first_player: int = 0
+                     ) -> list[int]:
+        """The deck order that deals exactly ``hands`` (seat order) when ``first_player``
+        goes first, turns ``starter`` up as the discard pile and leaves ``stock`` (top
+        first) on top of the draw pile, the rest below it in id order."""
+        cfg = config or CrazierEightsConfig(num_players=len(hands))
+        if len(hands) != cfg.num_players:
+            raise ConfigError(f"stacked_deck: {len(hands)} hands for "
+                              f"num_players={cfg.num_players}")
+        deck = list(range(NUM_CARDS)) * cfg.decks
+        return cls._stack(hands, [starter], stock, deck, first_player)
+
+    # ------------------------------------------------------------ the deal
+    def _new_state(self, first: int) -> CrazierState:
+        n = self.num_players
+        return CrazierState(
+            hands=[[] for _ in range(n)], **empty_piles(2, NUM_CARDS),
+            zones=[[] for _ in range(n)], agenda=[], scores=[0] * n, first=first,
+            discards=[0] * n, played=[0] * n, out=[0] * n, lost_with=[0] * n,
+            known=[[] for _ in range(n)])
+
+    def _deal(self, first: int) -> None:
+        """Seven cards each from ``first``, the next card turned up as the discard pile;
+        ``first``'s turn on the agenda."""
+        s, n = self.state, self.num_players
+        self._deal_hands(self._new_deck(), first, self.config.hand_size)
+        for k, value in empty_piles(2, NUM_CARDS).items():
+            setattr(s, k, value)
+        s.zones = [[] for _ in range(n)]
+        s.known = [[] for _ in range(n)]
+        s.out, s.lost_with = [0] * n, [0] * n
+        s.discards, s.played = [0] * n, [0] * n
+        s.first, s.lead, s.named, s.phase = first, first, -1, BEGIN
+        s.agenda = []
+        self._log.append(("deal", first, NO_CARD, s.hand_number))
+        card = self.move((STOCK,), (PILE, DISCARD_PILE))
+        self._log.append(("starter", -1, card, -1))
+        self.push("turn", first)
+        self._run_agenda()
+
+    # ------------------------------------------------------------ seats
+    def allies(self, seat: int) -> list[int]:
+        """``seat``'s team still in the game, from ``seat`` on in seat order."""
+        team, s, n = self._team_of, self.state, self.num_players
+        return [q for k in range(n) if team[q := (seat + k) % n] == team[seat]
+                and not s.out[q]]
+
+    def opponents(self, seat: int) -> list[int]:
+        """The other teams' players still in the game, in turn order after ``seat``."""
+        team, s, n = self._team_of, self.state, self.num_players
+        return [q for k in range(1, n) if team[q := (seat + k) % n] != team[seat]
+                and not s.out[q]]
+
+    def in_order(self, seat: int) -> list[int]:
+        """Every player still in the game, in turn order from ``seat``."""
+        s, n = self.state, self.num_players
+        return [q for k in range(n) if not s.out[q := (seat + k) % n]]
+
+    # ------------------------------------------------------------ the turn
+    def turn_resolve(self, frame: Frame) -> None:
+        """The beginning phase: the turn's counters, then the abilities it triggers."""
+        s, lead = self.state, frame.seat
+        mine = self.allies(lead)
+        for q in range(self.num_players):
+            s.discards[q] = 1 if q in mine else 0
+            s.played[q] = 0
+        s.lead, s.phase = lead, BEGIN
+        self._log.append(("turn", lead, NO_CARD, -1))
+        self.push("draw_phase", lead)
+        self._trigger(lead, BEGIN_TURN, OPPONENT_BEGIN_TURN)
+
+    def draw_phase_resolve(self, frame: Frame) -> None:
+        self.state.phase = DRAW
+        for q in self.allies(frame.seat):
+            if not self._draw(q, 1, cause=-1):
+                return
+        self.push("main_phase", frame.seat)
+
+    def main_phase_resolve(self, frame: Frame) -> None:
+        self.state.phase = MAIN
+        self.push("end_phase", frame.seat)
+        for q in reversed(self.allies(frame.seat)):
+            self.push("main", q)
+
+    def end_phase_resolve(self, frame: Frame) -> None:
+        self.state.phase = END
+        self.push("next_turn", frame.seat)
+        self._trigger(frame.seat, END_TURN, -1)
+
+    def next_turn_resolve(self, frame: Frame) -> None:
+        """The next team's turn: the next seat clockwise on another team still in."""
+        lead = frame.seat
+        following = self.opponents(lead)
+        if following:
+            self.push("turn", following[0])
+
+    def _trigger(self, lead: int, own: int, others: int) -> None:
+        """Queue the abilities a condition of ``lead``'s turn triggers (Chapter 7): the
+        turn's players' first, then the others' in turn order; a player whose cards fire
+        together has them ordered by the player taking the turn (an ally orders its own)."""
+        s, team = self.state, self._team_of
+        groups = []
+        for q in self.allies(lead) + self.opponents(lead):
+            trigger = own if team[q] == team[lead] else others
+            if trigger < 0:
+                continue
+            fired = [c for c in s.zones[q] if self.programs[c][trigger]]
+            if fired:
+                groups.append((q, trigger, fired))
+        for q, trigger, fired in reversed(groups):
+            for c in fired:
+                self._log.append(("trigger", q, c, trigger))
+                self.push("run", q, c, trigger, 0, -1, -1, 0)
+            if len(set(fired)) > 1:
+                decider = q if team[q] == team[lead] else lead
+                self.push("order", decider, q, trigger, len(fired))
+
+    def order_legal(self, frame: Frame) -> list[int]:
+        n = frame.args[2]
+        return sorted({ORDER_ID[f.args[0]] for f in self.state.agenda[-1 - n:-1]})
+
+    def order_apply(self, frame: Frame, a: int) -> None:
+        controller, trigger, n = frame.args
+        card = ACTIONS.value(a)
+        agenda = self.state.agenda
+        group = agenda[-n:]
+        pick = next(i for i, f in enumerate(group) if f.args[0] == card)
+        chosen = group.pop(pick)
+        del agenda[-n:]
+        agenda += group
+        if len({f.args[0] for f in group}) > 1:
+            self.push("order", frame.seat, controller, trigger, n - 1)
+        agenda.append(chosen)
+
+    # ------------------------------------------------------------ the main phase
+    def matches(self, c: int) -> bool:
+        """Whether ``c`` may be discarded now: an 8, or the top card's rank, or a colour to
+        follow."""
+        s = self.state
+        if self.rank[c] == EIGHT:
+            return True
+        pile = s.piles[DISCARD_PILE]
+        if not pile:
+            return True
+        if s.named >= 0:
+            return bool(self.colour_bits[c] >> s.named & 1)
+        top = pile[-1]
+        return self.rank[c] == self.rank[top] or bool(self.colour_bits[c] & self.colour_bits[top])
+
+    def playable(self, seat: int, c: int) -> bool:
+        """An asset always; an event whose abilities must choose a card only when there is a
+        card to choose (the sixth clarification)."""
+        for need in self.cards.needs[c]:
+            if need == "restore":
+                if not self._restorable():
+                    return False
+            elif not self._destroyable(seat, need.partition(":")[2]):
+                return False
+        return True
+
+    def main_legal(self, frame: Frame) -> list[int]:
+        s, p = self.state, frame.seat
+        held = sorted(set(s.hands[p]))
+        legal = []
+        if s.discards[p] > 0:
+            legal += [DISCARD_ID[c] for c in held if self.matches(c)]
+        if not s.played[p]:
+            legal += [PLAY_ID[c] for c in held if self.is_asset[c] or self.playable(p, c)]
+        legal.append(END_ID)
+        return legal
+
+    def main_apply(self, frame: Frame, a: int) -> None:
+        if a == END_ID:
+            return
+        s, p = self.state, frame.seat
+        block, (c,) = ACTIONS.decode(a)
+        if block.name == "discard":
+            s.discards[p] -= 1
+            self.move((HAND, p), (PILE, DISCARD_PILE), c, "discard", p)
+            s.named = -1
+            if self._won(p):
+                return
+            self.push("main", p)
+            if self.rank[c] == EIGHT:
+                self.push("name_colour", p)
+            return
+        s.played[p] = 1
+        if self.is_asset[c]:
+            self.move((HAND, p), (ZONE, p), c, "asset", p)
+            if not self._won(p):
+                self.push("main", p)
+            return
+        self.move((HAND, p), (PILE, RESOLVING), c, "event", p)
+        if self._won(p):  # (the last card wins before its effect: clarification 7)
+            return
+        self.push("main", p)
+        self.push("settle", p, c)
+        self.push("run", p, c, PLAY, 0, -1, -1, 0)
+
+    def name_colour_legal(self, frame: Frame) -> list[int]:
+        return list(COLOUR_ID)
+
+    def name_colour_apply(self, frame: Frame, a: int) -> None:
+        self.state.named = ACTIONS.value(a)
+        self._log.append(("named", frame.seat, NO_CARD, self.state.named))
+
+    def settle_resolve(self, frame: Frame) -> None:
+        """The event has had its effect: it goes to the bottom of the discard pile."""
+        (c,) = frame.args
+        s = self.state
+        pile = s.piles[RESOLVING]
+        pile.remove(c)
+        pile.append(c)  # (the one to move is then on top)
+        self._to_bottom((PILE, RESOLVING), c)
+        self._log.append(("settled", frame.seat, c, -1))
+
+    def _to_bottom(self, src: tuple, c: int = NO_CARD) -> None:
+        """Put a card on the bottom of the discard pile; it is the top card when the pile was
+        empty (then the colour named for an 8 no longer applies)."""
+        s = self.state
+        self.move(src, (UNDER, DISCARD_PILE), c)
+        if len(s.piles[DISCARD_PILE]) == 1:
+            s.named = -1
+
+    def _won(self, p: int) -> bool:
+        """``p`` has no cards left: its team wins now."""
+        if self.state.hands[p]:
+            return False
+        self._log.append(("out", p, NO_CARD, -1))
+        self._game_over(self.allies(p))
+        return True
+
+    # ------------------------------------------------------------ drawing
+    def _draw_one(self, seat: int) -> int:
+        s = self.state
+        if not s.stock:
+            if len(s.piles[DISCARD_PILE]) <= 1:
+                return NO_CARD
+            self._reshuffle()
+        card = self.move((STOCK,), (HAND, seat), NO_CARD, "draw", seat)
+        for known in s.known:
+            if known:
+                del known[0]
+        return card
+
+    def _reshuffle(self) -> None:
+        """Shuffle the discard pile but its top card and put it under the draw pile (a new
+        draw pile when it ran out)."""
+        s = self.state
+        pile = s.piles[DISCARD_PILE]
+        rest = pile[:-1]
+        self.rng.shuffle(rest)
+        s.stock[:0] = rest
+        self.set_pile(DISCARD_PILE, pile[-1:])
+        self._log.append(("reshuffle", -1, NO_CARD, len(rest)))
+
+    def _draw(self, seat: int, count: int, cause: int) -> bool:
+        """``seat`` draws ``count`` cards, ``cause`` (a seat; -1 for the draw phase) causing
+        it, after its substitution abilities; False when a draw was impossible (the game is
+        over)."""
+        s, team = self.state, self._team_of
+        if cause >= 0:
+            change = 0
+            for c in s.zones[seat]:
+                for who, k in self.cards.draw_change[c]:
+                    if who == "any" or team[cause] != team[seat]:
+                        change += k
+            if change:
+                new = max(0, count + change)
+                if new < count:
+                    self._log.append(("fewer", seat, NO_CARD, count - new))
+                count = new
+        for _ in range(count):
+            if self._draw_one(seat) == NO_CARD:
+                self._log.append(("impossible", seat, NO_CARD, -1))
+                self._impossible_draw()
+                return False
+        return True
+
+    def _impossible_draw(self) -> None:
+        """Chapter 6: the game is over; the fewest cards in hand win (with their teams)."""
+        s = self.state
+        inside = [q for q in range(self.num_players) if not s.out[q]]
+        fewest = min(len(s.hands[q]) for q in inside)
+        teams = {self._team_of[q] for q in inside if len(s.hands[q]) == fewest}
+        self._game_over([q for q in inside if self._team_of[q] in teams])
+
+    # ------------------------------------------------------------ losing
+    def _lose(self, p: int) -> None:
+        """``p`` loses: a card that saves it is destroyed instead; else its team leaves the
+        game, hands and assets to the bottom of the discard pile."""
+        s = self.state
+        if s.out[p]:
+            return
+        for c in s.zones[p]:
+            if self.cards.saves[c]:
+                self.move((ZONE, p), (UNDER, DISCARD_PILE), c, "saved", p)
+                return
+        for q in self.allies(p):
+            s.lost_with[q] = len(s.hands[q])
+            self._log.append(("loses", q, NO_CARD, s.lost_with[q]))
+            for c in sorted(s.hands[q]):
+                self._to_bottom((HAND, q), c)
+            for c in list(s.zones[q]):
+                self._to_bottom((ZONE, q), c)
+            s.known[q] = []
+            s.out[q] = 1
+        left = [q for q in range(self.num_players) if not s.out[q]]
+        if len({self._team_of[q] for q in left}) == 1:
+            self._game_over(left)
+            return
+        # their pending decisions and abilities go; an event resolving still settles
+        kept = [f for f in s.agenda if f.kind == "settle"
+                or (not s.out[f.seat] and not (f.kind == "order" and s.out[f.args[0]]))]
+        if s.out[s.lead]:
+            kept = [f for f in kept if f.kind not in ("turn", "draw_phase", "main_phase",
+                                                      "end_phase", "next_turn")]
+            kept.insert(0, Frame("next_turn", s.lead))
+        s.agenda = kept
+
+    # ------------------------------------------------------------ the end
+    def _game_over(self, winners: Sequence[int]) -> None:
+        """Score the game (a point per card in hand; the winners none), then end the match
+        or deal the next game (the most points go first)."""
+        s, n = self.state, self.num_players
+        win = set(winners)
+        points = [0 if q in win else (s.lost_with[q] if s.out[q] else len(s.hands[q]))
+                  for q in range(n)]
+        for q in range(n):
+            s.scores[q] += points[q]
+            self._log.append(("score", q, NO_CARD, points[q]))
+        s.agenda = []
+        if s.hand_number + 1 >= self.config.games:
+            if self.config.games == 1:
+                self._finish(sorted(win))
+            else:
+                low = min(s.scores)
+                self._finish([q for q in range(n) if s.scores[q] == low])
+            return
+        s.hand_number += 1
+        top = max(s.scores)
+        first = next(q for k in range(1, n + 1)
+                     if s.scores[q := (s.first + k) % n] == top)
+        self._deal(first)
+
+    # ------------------------------------------------------------ abilities
+    def run_resolve(self, frame: Frame) -> None:
+        """Carry out an ability from its step ``pc`` until a step asks its controller (that
+        decision's frame goes on top) or the ability is done."""
+        s, seat = self.state, frame.seat
+        card, trigger, pc, target, colour, _ = frame.args
+        program = self.programs[card][trigger]
+        while pc < len(program) and not self.terminated and not s.out[seat]:
+            op = program[pc]
+            name = op[0]
+            if name == "draw":
+                for q in self._who(op[1], seat, target):
+                    if not self._draw(q, op[2], cause=seat):
+                        return
+            elif name == "discard_extra":
+                s.discards[seat] += op[1]
+                self._log.append(("extra", seat, card, op[1]))
+            elif name in ("choose_player", "trade"):
+                self.push("target", seat, card, trigger, pc, target, colour,
+                          TRADE_WHO if name == "trade" else 0)
+                return
+            elif name == "choose_colour":
+                self.push("colour", seat, card, trigger, pc, target, colour, 0)
+                return
+            elif name == "destroy":
+                if self._destroyable(seat, op[1]):
+                    self.push("choose", seat, card, trigger, pc, target, colour, 0)
+                    return
+            elif name == "restore":
+                if self._restorable():
+                    self.push("choose", seat, card, trigger, pc, target, colour, 0)
+                    return
+            elif name == "look":
+                if self._look(seat, op[1]) and op[2]:
+                    self.push("choose", seat, card, trigger, pc, target, colour, 0)
+                    return
+            elif name == "reveal":
+                self._reveal(seat, op[1])
+            elif name == "play_found":
+                self._play_found(seat)
+            elif name == "lose":
+                who = seat if op[1] == "you" else target
+                if who >= 0:
+                    self._lose(who)
+            elif name == "test":
+                if not self._test(op[1], seat, target, colour):
+                    pc = op[2]
+                    continue
+            elif name == "jump":
+                pc = op[1]
+                continue
+            elif name == "ask":
+                if self._can(program[pc + 1], seat):
+                    self.push("ask", seat, card, trigger, pc, target, colour, 0)
+                    return
+                pc = op[1]
+                continue
+            pc += 1
+
+    def _then(self, frame: Frame, pc: int | None = None, target: int | None = None,
+              colour: int | None = None, extra: int = 0) -> None:
+        """Go on with ``frame``'s ability after its decision: from step ``pc`` (the next one
+        by default), with the player or colour chosen."""
+        card, trigger, at, chosen, named, _ = frame.args
+        self.push("run", frame.seat, card, trigger, at + 1 if pc is None else pc,
+                  chosen if target is None else target, named if colour is None else colour,
+                  extra)
+
+    def _op(self, frame: Frame) -> tuple:
+        card, trigger, pc = frame.args[:3]
+        return self.programs[card][trigger][pc]
+
+    def _who(self, who: str, seat: int, target: int) -> list[int]:
+        s = self.state
+        if who == "you":
+            return [seat]
+        if who == "chosen":
+            return [target] if target >= 0 and not s.out[target] else []
+        if who == "each_opponent":
+            return self.opponents(seat)
+        if who == "each_player":
+            return self.in_order(seat)
+        return self.allies(s.lead)  # turn_players
+
+    def _test(self, test: tuple, seat: int, target: int, colour: int) -> bool:
+        s, kind = self.state, test[0]
+        if kind in ("hand_at_least", "hand_at_most"):
+            who = seat if test[2] == "you" else target
+            if who < 0:
+                return False
+            size = len(s.hands[who])
+            return size >= test[1] if kind == "hand_at_least" else size <= test[1]
+        if not s.stock:
+            return False
+        top = s.stock[-1]
+        if kind == "found_type":
+            return self.is_asset[top] == (test[1] == "asset")
+        want = colour if test[1] == -2 else test[1]
+        return want >= 0 and bool(self.colour_bits[top] >> want & 1)
+
+    def _can(self, op: tuple, seat: int) -> bool:
+        """Whether an optional step can happen at all (else its "you may" is not asked)."""
+        if op[0] == "destroy":
+            return self._destroyable(seat, op[1])
+        if op[0] == "restore":
+            return self._restorable()
+        if op[0] == "look":
+            return bool(self.state.stock) or len(self.state.piles[DISCARD_PILE]) > 1
+        return True
+
+    def _candidates(self, seat: int, among: str) -> list[int]:
+        """The seats whose in-play cards ``seat`` may destroy (``among``: any, opponents,
+        yours)."""
+        if among == "yours":
+            return [seat]
+        if among == "opponents":
+            return self.opponents(seat)
+        return self.in_order(seat)
+
+    def _destroyable(self, seat: int, among: str) -> bool:
+        zones = self.state.zones
+        return any(zones[q] for q in self._candidates(seat, among))
+
+    def _restorable(self) -> bool:
+        counts, asset = self.state.pile_counts[DISCARD_PILE], self.is_asset
+        return any(counts[c] and asset[c] for c in range(NUM_CARDS))
+
+    # ------------------------------------------------------------ ability decisions
+    def ask_legal(self, frame: Frame) -> list[int]:
+        return [YES, NO]
+
+    def ask_apply(self, frame: Frame, a: int) -> None:
+        if a == YES:
+            self._then(frame)
+        else:
+            self._then(frame, pc=self._op(frame)[1])
+
+    def colour_legal(self, frame: Frame) -> list[int]:
+        return list(COLOUR_ID)
+
+    def colour_apply(self, frame: Frame, a: int) -> None:
+        colour = ACTIONS.value(a)
+        self._log.append(("colour", frame.seat, NO_CARD, colour))
+        self._then(frame, colour=colour)
+
+    def target_legal(self, frame: Frame) -> list[int]:
+        seat, extra = frame.seat, frame.args[5]
+        op = self._op(frame)
+        if op[0] == "destroy":  # whose copy of the card chosen
+            card = extra - 1
+            seats = [q for q in self._candidates(seat, op[1]) if card in self.state.zones[q]]
+        elif op[0] == "trade" or op[1] == "opponents":
+            seats = self.opponents(seat)
+        else:
+            seats = self.in_order(seat)
+        return sorted(TARGET_ID[q] for q in seats)
+
+    def target_apply(self, frame: Frame, a: int) -> None:
+        q = ACTIONS.value(a)
+        op = self._op(frame)
+        if op[0] == "destroy":
+            self._destroy(frame.seat, q, frame.args[5] - 1)
+            self._then(frame)
+            return
+        self._log.append(("chosen", frame.seat, NO_CARD, q))
+        if op[0] == "trade":
+            card, trigger, pc, _, colour, _ = frame.args
+            self._log.append(("looks_at_hand", frame.seat, NO_CARD, q))
+            stage = TRADE_TAKE if self.state.hands[q] else TRADE_GIVE
+            self.push("choose", frame.seat, card, trigger, pc, q, colour, stage)
+            return
+        self._then(frame, target=q)
+
+    def choose_legal(self, frame: Frame) -> list[int]:
+        s, seat = self.state, frame.seat
+        op, extra, target = self._op(frame), frame.args[5], frame.args[3]
+        name = op[0]
+        if name == "destroy":
+            held = {c for q in self._candidates(seat, op[1]) for c in s.zones[q]}
+        elif name == "restore":
+            counts = s.pile_counts[DISCARD_PILE]
+            held = {c for c in range(NUM_CARDS) if counts[c] and self.is_asset[c]}
+        elif name == "trade":
+            held = set(s.hands[target] if extra == TRADE_TAKE else s.hands[seat])
+        else:  # look: a card to put on the bottom, or none
+            return sorted(CHOOSE_ID[c] for c in set(s.stock[-op[1]:])) + [NO]
+        return sorted(CHOOSE_ID[c] for c in held)
+
+    def choose_apply(self, frame: Frame, a: int) -> None:
+        s, seat = self.state, frame.seat
+        card, trigger, pc, target, colour, extra = frame.args
+        op = self._op(frame)
+        name = op[0]
+        if a == NO:
+            self._then(frame)
+            return
+        c = ACTIONS.value(a)
+        if name == "destroy":
+            holders = [q for q in self._candidates(seat, op[1]) if c in s.zones[q]]
+            if len(holders) > 1:
+                self.push("target", seat, card, trigger, pc, target, colour, c + 1)
+                return
+            self._destroy(seat, holders[0], c)
+        elif name == "restore":
+            self._restore(seat, c)
+        elif name == "trade":
+            if extra == TRADE_TAKE:
+                self.move((HAND, target), (HAND, seat), c, "take", seat, target)
+                self._log.append(("taken", target, c, seat))
+                if len(s.hands[seat]) > 1:
+                    self.push("choose", seat, card, trigger, pc, target, colour, TRADE_GIVE)
+                    return
+            else:
+                self.move((HAND, seat), (HAND, target), c, "give", seat, target)
+                self._log.append(("given", target, c, seat))
+        else:  # look: put it on the bottom
+            self._bottom(seat, c, op[1])
+        self._then(frame)
+
+    # ------------------------------------------------------------ ability effects
+    def _destroy(self, seat: int, q: int, c: int) -> None:
+        self._to_bottom((ZONE, q), c)
+        self._log.append(("destroy", seat, c, q))
+
+    def _restore(self, seat: int, c: int) -> None:
+        """Take ``c`` from the discard pile (a copy below the top when there is one) into
+        ``seat``'s zone; taking the top card makes the next one the top (clarification 8)."""
+        s = self.state
+        pile = s.piles[DISCARD_PILE]
+        at = pile.index(c)
+        was_top = at == len(pile) - 1
+        del pile[at]
+        s.pile_counts[DISCARD_PILE][c] -= 1
+        s.zones[seat].append(c)
+        if was_top:
+            s.named = -1
+            s.suits[DISCARD_PILE] = self.cardset.colour[pile[-1]] if pile else -1
+        self._log.append(("restore", seat, c, -1))
+
+    def _top_up(self, count: int) -> None:
+        """Clarification 4: fewer than ``count`` cards in the draw pile to look at or reveal:
+        the discard pile but its top card is shuffled and put under it first."""
+        if len(self.state.stock) < count and len(self.state.piles[DISCARD_PILE]) > 1:
+            self._reshuffle()
+
+    def _look(self, seat: int, count: int) -> bool:
+        """``seat`` looks at the top ``count`` cards; False when there is none."""
+        s = self.state
+        self._top_up(count)
+        seen = s.stock[::-1][:count]
+        for i, c in enumerate(seen):
+            self._log.append(("look", seat, c, i))
+        if len(seen) > len(s.known[seat]):
+            s.known[seat] = seen
+        return bool(seen)
+
+    def _reveal(self, seat: int, count: int) -> None:
+        s = self.state
+        self._top_up(count)
+        seen = s.stock[::-1][:count]
+        for i, c in enumerate(seen):
+            self._log.append(("reveal", seat, c, i))
+        for q in range(self.num_players):
+            if len(seen) > len(s.known[q]):
+                s.known[q] = list(seen)
+
+    def _bottom(self, seat: int, c: int, count: int) -> None:
+        """Put ``c`` (one of the top ``count`` cards) on the bottom of the draw pile."""
+        s = self.state
+        stock = s.stock
+        at = max(i for i in range(max(0, len(stock) - count), len(stock)) if stock[i] == c)
+        depth = len(stock) - 1 - at
+        del stock[at]
+        stock.insert(0, c)
+        for known in s.known:
+            if len(known) > depth:
+                del known[depth]
+        self._log.append(("bottom", seat, c, depth))
+
+    def _play_found(self, seat: int) -> None:
+        s = self.state
+        if s.stock and self.is_asset[s.stock[-1]]:
+            self.move((STOCK,), (ZONE, seat), NO_CARD, "put_in_play", seat)
+            for known in s.known:
+                if known:
+                    del known[0]
+
+    # ------------------------------------------------------------ determinization
+    def _position_from_view(self, view: Any, rng: random.Random,
+                            infer_from_draws: bool) -> None:
+        """The position :meth:`TableEngine.determinize` deals from ``view``.
+
+        Public: the discard pile (its cards face up; its order below the top card does
+        not matter, a reshuffle shuffles it), every in-play zone, the event resolving,
+        the agenda and the turn's counters. Known to the seat: its hand, its allies'
+        hands, and the top cards of the draw pile it looked at or saw revealed, which
+        stay on top. The rest is dealt at random: the other hands by their sizes, then
+        the draw pile under the known cards.
+        """
+        n = self.num_players
+        counts = [0] * NUM_CARDS
+        for c in self.full_deck():
+            counts[c] += 1
+        own = [(view.seat, list(view.hand))] + [
+            (q, list(h)) for q, h in enumerate(view.ally_hands) if q != view.seat and h]
+        seen = [c for _, h in own for c in h]
+        seen += [c for z in view.in_play for c in z] + list(view.resolving)
+        seen += list(view.known_stock)
+        for c, m in enumerate(view.discard_counts):
+            counts[c] -= m
+        for c in seen:
+            counts[c] -= 1
+        if min(counts) < 0:
+            c = counts.index(min(counts))
+            raise ValueError(f"{self.variant}: the view shows {-counts[c]} more "
+                             f"{self.cardset.text(c)} than {self.describe_deck()} hold")
+        pool = [c for c, m in enumerate(counts) for _ in range(m)]
+        sizes = view.hand_sizes
+        known_hands = {q for q, _ in own}
+        hidden = sum(sizes[q] for q in range(n) if q not in known_hands) + view.stock_size \
+            - len(view.known_stock)
+        if len(pool) != hidden:
+            raise ValueError(
+                f"{self.variant}: the view is not consistent with {self.describe_deck()}: "
+                f"{len(pool)} cards are hidden from seat {view.seat} but the other hands and "
+                f"the draw pile hold {hidden}")
+        s = self._new_state(view.first_player)
+        for q, h in own:
+            s.hands[q] = h
+        rng.shuffle(pool)
+        for q in range(n):
+            if q not in known_hands:
+                s.hands[q] = pool[:sizes[q]]
+                del pool[:sizes[q]]
+        s.stock = pool + list(reversed(view.known_stock))
+        self.state = s
+        rest = list(view.discard_counts)
+        if view.top >= 0:
+            rest[view.top] -= 1
+        self.set_pile(DISCARD_PILE, [c for c, m in enumerate(rest) for _ in range(m)]
+                      + ([view.top] if view.top >= 0 else []))
+        self.set_pile(RESOLVING, list(view.resolving))
+        s.zones = [list(z) for z in view.in_play]
+        s.known[view.seat] = list(view.known_stock)
+        s.named, s.phase, s.lead = view.named, PHASES.index(view.phase), view.lead
+        s.discards, s.played = list(view.discards_left), list(view.played)
+        s.out, s.lost_with = list(view.out), list(view.lost_with)
+        s.scores, s.hand_number = list(view.scores), view.hand_number
+        s.agenda = list(view.agenda)
+
+    # ------------------------------------------------------------ text
+    def describe_event(self, event: Event, name: Any = lambda p: f"player {p}") -> str:
+        """:meth:`Engine.describe_event` with this game's card names (a card file's own)."""
+        return TableEngine.describe_event.__func__(type(self), event, name, self.cardset)
+
+    def render(self, seat: int | None = None) -> str:
+        s, cs = self.state, self.cardset
+        pile = s.piles[DISCARD_PILE]
+        top = f"{cs.text(pile[-1])} {cs.card_name(pile[-1])}" if pile else "-"
+        named = f"  named {COLOUR_NAMES[s.named]}" if s.named >= 0 else ""
+        lines = [f"{self.variant}  game {s.hand_number + 1}  turn {self.turn}  "
+                 f"phase {PHASES[s.phase]}" + ("  (game over)" if self.game_over else ""),
+                 f"draw pile {len(s.stock)}  discard pile {len(pile)}  top {top}{named}"]
+        if s.piles[RESOLVING]:
+            lines.append("resolving: " + ", ".join(cs.card_name(c) for c in s.piles[RESOLVING]))
+        for p in range(self.num_players):
+            mark = ">" if p == self.current_player else " "
+            visible = seat is None or seat == p or (
+                self._team_of[seat] == self._team_of[p])
+            hand = (" ".join(cs.text(c) for c in sorted(s.hands[p])) if visible
+                    else f"{len(s.hands[p])} cards")
+            zone = ", ".join(cs.card_name(c) for c in s.zones[p]) or "-"
+            status = "  (lost)" if s.out[p] else ""
+            lines.append(f"{mark} player {p}: [{hand}]  in play: {zone}  "
+                         f"(points {s.scores[p]}){status}")
+        if self.game_over:
+            lines.append("winners: " + ", ".join(f"player {w}" for w in self.winners)
+                         if self.winners else "truncated")
+        elif seat is None or seat == self.current_player:
+            lines.append("legal: " + ", ".join(self.legal_texts()))
+        return "\n".join(lines)
+
+
+__all__ = ["ACTIONS", "CrazierEightsConfig", "CrazierEightsGame", "CrazierState"]
