@@ -42,6 +42,15 @@ def _allowed_text(meta: Mapping[str, Any], kind: type) -> str:
     return allowed + (" or None" if meta["optional"] else "")
 
 
+_TYPES = {"int": int, "str": str, "float": float, "bool": bool}
+
+
+def _declared_type(f: dataclasses.Field) -> type:
+    """The type an option with no default value declares (``str`` for ``card_file: str``)."""
+    name = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", "int")
+    return _TYPES.get(name.split("|")[0].strip(), int)
+
+
 @dataclasses.dataclass(frozen=True)
 class GameConfig:
     """Base of every variant's config: validation, introspection, round-trip to a dict."""
@@ -59,7 +68,7 @@ class GameConfig:
         meta = f.metadata
         if value is None and meta.get("optional"):
             return
-        kind = type(f.default) if f.default is not None else int
+        kind = type(f.default) if f.default is not None else _declared_type(f)
         ok = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             ok = True
@@ -130,7 +139,7 @@ class GameConfig:
         """``(option, default, allowed, meaning)`` per option, for docs, help and tables."""
         rows = []
         for f in dataclasses.fields(cls):
-            kind = type(f.default) if f.default is not None else int
+            kind = type(f.default) if f.default is not None else _declared_type(f)
             rows.append((f.name, repr(f.default), _allowed_text(f.metadata, kind),
                          f.metadata["doc"]))
         return rows

@@ -15,20 +15,21 @@ from typing import Any
 
 import numpy as np
 
-from .cards import NO_CARD, SUITS, card_text
+from .cards import NO_CARD
 from .engines import make_game
 from .engines.base import Event, PlayerView
+from .engines.cardset import STANDARD, CardSet
 from .engines.fields import value_text
 
 
-def event_text(e: Event) -> str:
+def event_text(e: Event, cards: CardSet = STANDARD) -> str:
     """One event in the notation, e.g. ``player 1 draw ??`` or ``player 0 play 8S``."""
     who = f"player {e.player}" if e.player >= 0 else "table"
     card = "" if e.card == NO_CARD and e.kind not in ("draw",) else (
-        " ??" if e.card == NO_CARD else f" {card_text(e.card)}")
+        " ??" if e.card == NO_CARD else f" {cards.texts[e.card]}")
     arg = ""
     if e.kind == "suit":
-        arg = f" {SUITS[e.arg]}"
+        arg = f" {cards.colour_codes[e.arg]}"
     elif e.arg != -1:
         arg = f" ({e.arg})"
     return f"{who} {e.kind}{card}{arg}"
@@ -37,7 +38,7 @@ def event_text(e: Event) -> str:
 def view_text(view: PlayerView) -> str:
     """A view's fields, one line, each written by its declared kind (cards in notation)."""
     kinds = type(view).field_kinds
-    return " ".join(f"{name}={value_text(kind, getattr(view, name))}"
+    return " ".join(f"{name}={value_text(kind, getattr(view, name), view.cardset)}"
                     for name, kind in kinds.items())
 
 
@@ -62,7 +63,7 @@ def playthrough(variant: str, seed: int, actions_seed: int = 0, **config: Any) -
     while True:
         log = game.events
         for e in log[shown:]:
-            lines.append(f"  event: {event_text(e)}")
+            lines.append(f"  event: {event_text(e, game.cardset)}")
         shown = len(log)
         if game.game_over:
             break

@@ -37,7 +37,7 @@ def available_variants() -> list[str]:
 
 #: (variant, config) pairs swept by property and env tests
 MAX_PLAYERS = {"crazy_eights": 8, "livery_eights": 8, "baby_eating_eights": 17,
-               "jokers_of_death": 5}  # (with its default two decks)
+               "jokers_of_death": 5, "crazier_eights": 8}  # (with its default decks)
 CONFIGS = [
     ("crazy_eights", {"num_players": 2}),
     ("crazy_eights", {"num_players": 4}),
@@ -61,6 +61,13 @@ CONFIGS = [
     ("jokers_of_death", {"num_players": 3, "aces": True}),
     ("jokers_of_death", {"num_players": 3, "auto_knock": True}),
     ("jokers_of_death", {"num_players": 3, "free_discard_pile": True}),
+    ("crazier_eights", {"num_players": 2}),
+    ("crazier_eights", {"num_players": 3}),
+    ("crazier_eights", {"num_players": 4}),
+    ("crazier_eights", {"num_players": 4, "teams": 2}),
+    ("crazier_eights", {"num_players": 6, "teams": 2}),
+    ("crazier_eights", {"num_players": 6}),
+    ("crazier_eights", {"num_players": 2, "games": 3}),
 ]
 
 

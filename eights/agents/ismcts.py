@@ -40,7 +40,6 @@ import time
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..cards import RANK, SUITS, parse_card
 from ..config import ConfigError
 from ..engines import engine_class
 from ..engines.base import Engine, PlayerView
@@ -228,13 +227,14 @@ class _Playout(NamedTuple):
 def _playout_table(engine: type[Engine]) -> _Playout:
     """``play <card>`` actions, those whose card has the engine's ``wild_rank``, ``suit X``."""
     wild_rank = getattr(engine, "wild_rank", None)
+    cards = engine.cardset
     plays, wild, suit_of = [], [], []
     for text in engine.actions.texts:
         words = text.split()
         is_play = words[0] == "play"
         plays.append(is_play)
-        wild.append(is_play and len(words) == 2 and RANK[parse_card(words[1])] == wild_rank)
-        suit_of.append(SUITS.index(words[1]) if words[0] == "suit" else -1)
+        wild.append(is_play and len(words) == 2 and cards.rank[cards.parse(words[1])] == wild_rank)
+        suit_of.append(cards.colour_codes.index(words[1]) if words[0] == "suit" else -1)
     return _Playout(tuple(plays), tuple(wild), tuple(suit_of))
 
 

@@ -300,6 +300,8 @@ class PlayerView:
     }
     #: the values a ``phase`` field may take, where the view has one
     phase_names: ClassVar[tuple[str, ...]] = ()
+    #: the cards' notation (the engine's card set): how the protocol writes and reads them
+    cardset: ClassVar[CardSet] = STANDARD
 
     @property
     def num_players(self) -> int:
@@ -613,6 +615,12 @@ class Engine:
         )
 
     @classmethod
+    def cardset_for(cls, config: GameConfig) -> CardSet:
+        """The card set a game with ``config`` plays (its names; the notation is
+        :attr:`cardset`'s): a variant whose cards come from an option overrides it."""
+        return cls.cardset
+
+    @classmethod
     def determinize(cls, view: PlayerView, rng: random.Random,
                     infer_from_draws: bool = False) -> Engine:
         """A new engine whose position is consistent with ``view``.
@@ -659,7 +667,7 @@ class Engine:
         cards = cardset or cls.cardset
         fields = {
             "player": name(player) if player >= 0 else "nobody",
-            "card": f"the {cards.card_name(card)}" if card >= 0 else "a card",
+            "card": cards.spoken(card) if card >= 0 else "a card",
             "arg": arg, "number": arg + 1,
             "suit": cards.colour_names[arg] if 0 <= arg < len(cards.colour_names) else "no suit",
             "direction": "clockwise" if arg >= 0 else "counterclockwise",

@@ -54,7 +54,7 @@ class CardSet:
 
     def __init__(self, name: str, colours: Sequence[str], colour_names: Sequence[str],
                  kinds: Sequence[CardKind],
-                 parse: Callable[[str], int] | None = None):
+                 parse: Callable[[str], int] | None = None, proper_names: bool = False):
         if len(colours) != len(colour_names):
             raise ValueError(f"card set {name!r}: {len(colours)} colour codes but "
                              f"{len(colour_names)} colour names")
@@ -76,6 +76,8 @@ class CardSet:
                 raise ValueError(f"card set {name!r}: card {k.text} has colour index {bad[0]}; "
                                  f"the set has {len(self.colour_codes)} colours")
         self._parse = parse
+        #: cards with names of their own ("Death"), spoken with their text, not "the ..."
+        self.proper_names = proper_names
 
     def __len__(self) -> int:
         return len(self.kinds)
@@ -92,6 +94,12 @@ class CardSet:
     def card_name(self, card: int) -> str:
         self.text(card)
         return self.kinds[card].name
+
+    def spoken(self, card: int) -> str:
+        """How narration says a card: "the ten of hearts", or "Death (5P)" for a card with a
+        name of its own."""
+        name = self.card_name(card)
+        return f"{name} ({self.texts[card]})" if self.proper_names else f"the {name}"
 
     def parse(self, text: str) -> int:
         """A card id from its text (the set's own spellings, case aside); an error naming

@@ -169,7 +169,7 @@ def parse(text: str, source: str = "<card file>") -> CrazierCards:
                 f"{RANK_NAMES[card.rank - 1]} of {COLOUR_NAMES[card.colours[0]]}; every rank "
                 f"and first colour comes once")
         by_id[card.id] = (record, card)
-    missing = [_text(i) for i in range(52) if i not in by_id]
+    missing = [text_of(i) for i in range(52) if i not in by_id]
     if missing:
         raise CardFileError(f"{source}: the set lacks {', '.join(missing)}; a card set has one "
                             f"card of each rank A-K in each of the four colours (52 cards)")
@@ -178,9 +178,10 @@ def parse(text: str, source: str = "<card file>") -> CrazierCards:
     if twice:
         raise CardFileError(f"{source}: two cards are named {twice[0]!r}; names are unique")
     ordered = [by_id[i][1] for i in range(52)]
-    kinds = [CardKind(_text(c.id), c.name, c.rank, c.colours, 1,
+    kinds = [CardKind(text_of(c.id), c.name, c.rank, c.colours, 1,
                       {"type": c.type, "text": c.text}) for c in ordered]
-    cardset = CardSet(f"crazier_eights ({set_name})", COLOURS, COLOUR_NAMES, kinds)
+    cardset = CardSet(f"crazier_eights ({set_name})", COLOURS, COLOUR_NAMES, kinds,
+                      proper_names=True)
     return CrazierCards(
         name=set_name, cardset=cardset,
         is_asset=tuple(c.type == ASSET for c in ordered),
@@ -191,7 +192,8 @@ def parse(text: str, source: str = "<card file>") -> CrazierCards:
         texts=tuple(c.text for c in ordered), source=source)
 
 
-def _text(card: int) -> str:
+def text_of(card: int) -> str:
+    """A card's text (``7G``) from its id, the same in every card file."""
     return RANK_TEXT[card % 13] + COLOURS[card // 13]
 
 
@@ -341,8 +343,8 @@ def _needs(steps: list) -> tuple[str, ...]:
 
 class _Compiler:
     """Steps (TOML tables) to a flat program: tuples ``(op, *args)``; ``repeat`` unrolled;
-    ``if`` and ``may`` become ``("test", test, else_pc)``, ``("ask", else_pc)`` and
-    ``("jump", pc)``."""
+    ``if`` and ``may`` become ``("test", test, else_pc, end_pc)``, ``("ask", else_pc)``
+    and ``("jump", pc)``."""
 
     def __init__(self, card: _Card, trigger: str, index: int):
         self.card, self.trigger, self.index = card, trigger, index
@@ -468,16 +470,17 @@ class _Compiler:
         self._keys(step, field, "test", "then", "else")
         test = self._test(step.get("test"), f"{field}.test")
         at = len(self.ops)
-        self.ops.append(("test", test, -1))
+        self.ops.append(("test", test, -1, -1))
         self._steps(step.get("then"), f"{field}.then")
         if "else" in step:
             jump = len(self.ops)
             self.ops.append(("jump", -1))
-            self.ops[at] = ("test", test, len(self.ops))
+            otherwise = len(self.ops)
             self._steps(step["else"], f"{field}.else")
             self.ops[jump] = ("jump", len(self.ops))
         else:
-            self.ops[at] = ("test", test, len(self.ops))
+            otherwise = len(self.ops)
+        self.ops[at] = ("test", test, otherwise, len(self.ops))
 
     def _test(self, test: Any, field: str) -> tuple:
         if not isinstance(test, Mapping):

@@ -34,10 +34,10 @@ it carries its card, so it still happens after its card is destroyed) and
 ``settle`` (an event goes to the bottom of the discard pile). Every frame is
 public. The second pile of the table holds an event while it resolves.
 
-Actions (225), declared as blocks: ``discard <card>`` (0-51), ``play <card>``
-(52-103), ``end`` (104), ``colour P|G|B|O`` (105-108), ``target <seat>``
-(109-116), ``choose <card>`` (117-168), ``order <card>`` (169-220), ``yes``,
-``no`` (221-222), ``reveal``... see :data:`ACTIONS`.
+Actions (223), declared as blocks (:data:`ACTIONS`): ``discard <card>``
+(0-51), ``play <card>`` (52-103), ``end`` (104), ``colour P|G|B|O``
+(105-108), ``target <seat>`` (109-116), ``choose <card>`` (117-168),
+``order <card>`` (169-220), ``yes``, ``no`` (221-222).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from ..cards import NO_CARD
+from ..cards import NO_CARD, cards_count
 from ..config import ConfigError, GameConfig, option
 from .base import Event
 from .blocks import ActionSpace, Block, cards, numbers, suits
@@ -86,6 +86,10 @@ MAX_PLAYERS = 8
 DISCARD_PILE, RESOLVING = 0, 1
 PHASES = ("begin", "draw", "main", "end")
 BEGIN, DRAW, MAIN, END = range(4)
+#: the decision at hand, by its frame's kind (the view's ``phase``)
+DECISIONS = {"main": "main", "name_colour": "name colour", "target": "choose player",
+             "colour": "choose colour", "choose": "choose card", "ask": "yes or no",
+             "order": "order"}
 
 # ------------------------------------------------------------------ actions
 ACTIONS = ActionSpace(
@@ -226,6 +230,22 @@ def _follow(game: CrazierEightsGame, seat: int) -> int:
     return game.colour_bits[pile[-1]] if pile else 0
 
 
+def _decision(game: CrazierEightsGame, seat: int) -> str:
+    agenda = game.state.agenda
+    return DECISIONS.get(agenda[-1].kind, "main") if agenda else "main"
+
+
+def _looking_at(game: CrazierEightsGame, seat: int) -> tuple[int, ...]:
+    """The hand a Trade's player is looking at while choosing the card to take."""
+    frame = game.state.agenda[-1] if game.state.agenda else None
+    if frame is None or frame.kind != "choose" or frame.args[5] != TRADE_TAKE:
+        return ()
+    card, trigger, pc, target = frame.args[:4]
+    if game.programs[card][trigger][pc][0] != "trade":
+        return ()
+    return tuple(sorted(game.state.hands[target]))
+
+
 def _ally_hands(game: CrazierEightsGame, seat: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(sorted(h)) for h in game.state.hands)
 
@@ -247,17 +267,23 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
               "empty for the others", _ally_hands, PerSeat(CardList(NUM_CARDS, _decks),
                                                            others=True),
               visibility="allies", hidden=()),
-    ViewField("known_stock", "cards", "the top cards of the draw pile the observer has looked "
+    ViewField("known_stock", "seen_cards", "the top cards of the draw pile the observer has looked "
               "at or seen revealed, top first", "tuple(s.known[seat])",
               CardList(NUM_CARDS, _decks), visibility="own"),
+    ViewField("looking_at", "seen_cards", "the opponent's hand a Trade's player looks at while "
+              "choosing the card to take (only that player sees it)", _looking_at,
+              CardList(NUM_CARDS, _decks), visibility="acting", hidden=()),
     ViewField("resolving", "cards", "the event being resolved (it goes to the bottom of the "
               "discard pile after its effect)", "tuple(s.piles[1])",
               CardList(NUM_CARDS, _decks)),
     ViewField("discard_counts", "card_counts", "every card in the discard pile, its top "
               "included (face up: restoring reads it)", "bytes(s.pile_counts[0])",
               CardCounts(NUM_CARDS, _decks), feature="discards"),
-    ViewField("phase", "phase", "the phase of the turn", "PHASES[s.phase]", Choice(PHASES),
-              names=PHASES),
+    ViewField("phase", "phase", "what the player to act decides: " + ", ".join(
+              f"`{d}`" for d in DECISIONS.values()), _decision,
+              Choice(tuple(DECISIONS.values())), names=tuple(DECISIONS.values())),
+    ViewField("turn_phase", "count", "the phase of the turn: 0 beginning, 1 draw, 2 main, "
+              "3 end", "s.phase", OneHot(4)),
     ViewField("lead", "seat", "whose turn it is (with teams, the ally who leads the team's "
               "turn)", "s.lead", SeatEncoding()),
     ViewField("discards_left", "counts", "per seat: discards left this turn",
@@ -331,6 +357,9 @@ class CrazierEightsGame(TableEngine):
         "fewer": "{player} draws fewer cards: {arg} prevented.",
         "take": "{player} takes {card} from {target}.",
         "give": "{player} gives {card} to {target}.",
+        "taken": "{player} hands {card} over to {target}.",
+        "given": "{player} receives {card} from {target}.",
+        "looks_at_hand": "{player} looks at {target}'s hand.",
         "saved": "{player} would lose, but {card} is destroyed instead.",
         "loses": "{player} loses the game and leaves.",
         "reshuffle": "The discard pile but its top card is shuffled into the draw pile.",
@@ -374,6 +403,10 @@ class CrazierEightsGame(TableEngine):
     @property
     def team_of(self) -> tuple[int, ...]:
         return self._team_of
+
+    @classmethod
+    def cardset_for(cls, config: GameConfig) -> CardSet:
+        return load(config.card_file).cardset
 
     # ------------------------------------------------------------ decks
     def full_deck(self) -> list[int]:
@@ -444,6 +477,15 @@ class CrazierEightsGame(TableEngine):
         s, n = self.state, self.num_players
         return [q for k in range(n) if not s.out[q := (seat + k) % n]]
 
+    def hands_seen_by(self, seat: int) -> tuple[int, ...]:
+        """Its own hand, its allies' and, while a Trade's player chooses the card to take,
+        the hand it looks at."""
+        team = self._team_of
+        seen = [q for q in range(self.num_players) if team[q] == team[seat]]
+        if seat == self.current_player and _looking_at(self, seat):
+            seen.append(self.state.agenda[-1].args[3])
+        return tuple(seen)
+
     # ------------------------------------------------------------ the turn
     def turn_resolve(self, frame: Frame) -> None:
         """The beginning phase: the turn's counters, then the abilities it triggers."""
@@ -497,7 +539,6 @@ class CrazierEightsGame(TableEngine):
                 groups.append((q, trigger, fired))
         for q, trigger, fired in reversed(groups):
             for c in fired:
-                self._log.append(("trigger", q, c, trigger))
                 self.push("run", q, c, trigger, 0, -1, -1, 0)
             if len(set(fired)) > 1:
                 decider = q if team[q] == team[lead] else lead
@@ -738,6 +779,8 @@ class CrazierEightsGame(TableEngine):
         s, seat = self.state, frame.seat
         card, trigger, pc, target, colour, _ = frame.args
         program = self.programs[card][trigger]
+        if pc == 0 and trigger != PLAY and not s.out[seat]:
+            self._log.append(("trigger", seat, card, trigger))
         while pc < len(program) and not self.terminated and not s.out[seat]:
             op = program[pc]
             name = op[0]
@@ -776,6 +819,9 @@ class CrazierEightsGame(TableEngine):
                 if who >= 0:
                     self._lose(who)
             elif name == "test":
+                if op[1][0].startswith("found") and not s.stock:
+                    pc = op[3]  # nothing was revealed: neither "if it is" nor "otherwise"
+                    continue
                 if not self._test(op[1], seat, target, colour):
                     pc = op[2]
                     continue
@@ -1036,6 +1082,8 @@ class CrazierEightsGame(TableEngine):
             counts[c] += 1
         own = [(view.seat, list(view.hand))] + [
             (q, list(h)) for q, h in enumerate(view.ally_hands) if q != view.seat and h]
+        if view.looking_at:  # (a Trade's player looks at the hand it takes a card from)
+            own.append((view.agenda[-1].args[3], list(view.looking_at)))
         seen = [c for _, h in own for c in h]
         seen += [c for z in view.in_play for c in z] + list(view.resolving)
         seen += list(view.known_stock)
@@ -1075,7 +1123,7 @@ class CrazierEightsGame(TableEngine):
         self.set_pile(RESOLVING, list(view.resolving))
         s.zones = [list(z) for z in view.in_play]
         s.known[view.seat] = list(view.known_stock)
-        s.named, s.phase, s.lead = view.named, PHASES.index(view.phase), view.lead
+        s.named, s.phase, s.lead = view.named, view.turn_phase, view.lead
         s.discards, s.played = list(view.discards_left), list(view.played)
         s.out, s.lost_with = list(view.out), list(view.lost_with)
         s.scores, s.hand_number = list(view.scores), view.hand_number
@@ -1098,13 +1146,12 @@ class CrazierEightsGame(TableEngine):
             lines.append("resolving: " + ", ".join(cs.card_name(c) for c in s.piles[RESOLVING]))
         for p in range(self.num_players):
             mark = ">" if p == self.current_player else " "
-            visible = seat is None or seat == p or (
-                self._team_of[seat] == self._team_of[p])
+            visible = seat is None or self._team_of[seat] == self._team_of[p]
             hand = (" ".join(cs.text(c) for c in sorted(s.hands[p])) if visible
-                    else f"{len(s.hands[p])} cards")
-            zone = ", ".join(cs.card_name(c) for c in s.zones[p]) or "-"
+                    else cards_count(len(s.hands[p])))
+            zone = ", ".join(f"{cs.card_name(c)} ({cs.text(c)})" for c in s.zones[p]) or "-"
             status = "  (lost)" if s.out[p] else ""
-            lines.append(f"{mark} player {p}: [{hand}]  in play: {zone}  "
+            lines.append(f"{mark} player {p}: {hand}  in play: {zone}  "
                          f"(points {s.scores[p]}){status}")
         if self.game_over:
             lines.append("winners: " + ", ".join(f"player {w}" for w in self.winners)

@@ -37,8 +37,9 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..cards import NO_CARD, RANK_TEXT, SUITS, card_text, cards_text
+from ..cards import NO_CARD, RANK_TEXT
 from .base import PlayerView
+from .cardset import STANDARD, CardSet
 
 if TYPE_CHECKING:
     from .encoding import Encoding
@@ -164,24 +165,28 @@ def view_class(name: str, fields: Sequence[ViewField], module: str) -> type[Play
 
 
 # ------------------------------------------------------------------ text
-def value_text(kind: str, value: Any) -> str:
-    """A field's value in the notation, by its kind (for playthroughs and logs)."""
+def value_text(kind: str, value: Any, cards: CardSet = STANDARD) -> str:
+    """A field's value in the notation, by its kind (for playthroughs and logs); cards and
+    suits in ``cards``' notation."""
+    texts, codes = cards.texts, cards.colour_codes
     if kind == "card":
-        return card_text(value) if value != NO_CARD else "-"
-    if kind == "cards":
-        return f"[{cards_text(value)}]"
+        return texts[value] if value != NO_CARD else "-"
+    if kind in ("cards", "seen_cards"):
+        return "[" + " ".join(texts[c] for c in value) + "]"
+    if kind == "seat_cards":
+        return "(" + ", ".join(value_text("cards", v, cards) for v in value) + ")"
     if kind == "suit":
-        return SUITS[value] if value >= 0 else "-"
+        return codes[value] if value >= 0 else "-"
     if kind == "card_counts":
-        return f"[{cards_text(c for c, k in enumerate(value) for _ in range(k))}]"
+        return "[" + " ".join(texts[c] for c, k in enumerate(value) for _ in range(k)) + "]"
     if kind == "seat_suits":
-        return "(" + ", ".join(SUITS[x] if x >= 0 else "-" for x in value) + ")"
+        return "(" + ", ".join(codes[x] if x >= 0 else "-" for x in value) + ")"
     if kind == "frames":
         return "[" + " ".join(f"{k}@{seat}" + (f"({','.join(map(str, args))})" if args else "")
                               for k, seat, args in value) + "]"
     if kind.startswith("pile_"):  # one value per discard pile
         inner = kind.removeprefix("pile_")
-        return "(" + ", ".join(value_text(inner, v) for v in value) + ")"
+        return "(" + ", ".join(value_text(inner, v, cards) for v in value) + ")"
     if kind == "seat_ranks":
         return "(" + ", ".join(RANK_TEXT[x - 1] if x >= 1 else "-" for x in value) + ")"
     return str(value)

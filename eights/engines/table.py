@@ -139,6 +139,8 @@ class TableEngine(Engine):
                                   cls.__module__)
             cls._view_reads = tuple(f.read for f in cls.view_fields if not f.core)
             cls.View.frame_args = cls.frame_args
+        if cls.View is not PlayerView:
+            cls.View.cardset = cls.cardset
 
     @classmethod
     def encoder(cls, config: Any) -> Encoder:
@@ -309,6 +311,11 @@ class TableEngine(Engine):
             self._history(seat), *[read(self, seat) for read in self._view_reads])
 
     _view_reads: ClassVar[tuple[Callable[[Any, int], Any], ...]] = ()
+
+    def hands_seen_by(self, seat: int) -> tuple[int, ...]:
+        """The seats whose hands ``seat``'s view shows now: its own; a variant adds its
+        allies' or a hand it is looking at. (Tests read it to know what is hidden.)"""
+        return (seat,)
 
     @property
     def team_of(self) -> tuple[int, ...]:

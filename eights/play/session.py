@@ -32,10 +32,12 @@ from ..engines.base import Engine
 from .keys import KeySource
 from .text import (
     action_phrase,
+    cards_of,
     counts_sentence,
     hand_sentence,
     moves_sentence,
     scores_sentence,
+    table_sentence,
     top_card_sentence,
 )
 
@@ -61,6 +63,7 @@ class PlaySession:
         self._quitting = False
         self._typed = ""  # digits typed so far for a move number
         self._phase: str | None = None
+        self._cards = cards_of(engine.view(seat))
 
     def name(self, p: int) -> str:
         if p == self.seat:
@@ -120,12 +123,14 @@ class PlaySession:
         view = self.engine.view(self.seat)
         moves = [self.engine.action_text(a) for a in view.legal_actions]
         self._phase = getattr(view, "phase", None)
+        self._cards = cards_of(view)
         if all(m.startswith("suit ") for m in moves):
             self.say("Name a suit: C clubs, D diamonds, H hearts, S spades.")
         else:
+            table = table_sentence(view, self.name)
             self.say(f"Your turn. {top_card_sentence(view)} "
-                     f"You hold {cards_count(len(view.hand))}.")
-        self.say(moves_sentence(moves, self._phase))
+                     f"You hold {cards_count(len(view.hand))}." + (f" {table}" if table else ""))
+        self.say(moves_sentence(moves, self._phase, self._cards))
         deadline = None if self.turn_time is None else self.clock() + self.turn_time
         selected: int | None = None
         while True:
@@ -134,7 +139,7 @@ class PlaySession:
             if key is None:
                 if deadline is not None and self.clock() >= deadline:
                     move = next((m for m in ("draw", "pass") if m in moves), moves[0])
-                    self.say(f"Time is up: you {action_phrase(move, self._phase)}.")
+                    self.say(f"Time is up: you {action_phrase(move, self._phase, self._cards)}.")
                     return self._make(move)
                 continue
             if key.lower() != "q":
@@ -188,7 +193,7 @@ class PlaySession:
             if 1 <= n <= len(moves):
                 self._typed = typed
                 selected = n - 1
-                self.say(f"{n}: {action_phrase(moves[selected], self._phase)}. "
+                self.say(f"{n}: {action_phrase(moves[selected], self._phase, self._cards)}. "
                          f"Enter to make it.")
             else:
                 self._typed = ""
@@ -198,7 +203,7 @@ class PlaySession:
             selected = (0 if step == 1 else len(moves) - 1) if selected is None else (
                 (selected + step) % len(moves))
             self.say(f"{selected + 1} of {len(moves)}: "
-                     f"{action_phrase(moves[selected], self._phase)}.")
+                     f"{action_phrase(moves[selected], self._phase, self._cards)}.")
         elif key == "enter":
             if selected is None:
                 self.say("Choose a move first: its number, or the arrows.")

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..cards import SUIT_NAMES, CardError, card_name, cards_count, parse_card, parse_suit
+from ..cards import CardError, cards_count
+from ..engines import engine_class
 from ..engines.base import PlayerView
+from ..engines.cardset import STANDARD, CardSet
 
 #: what ``pass`` means in the phases where it declines something rather than ends a turn
 PASS_BY_PHASE = {"last card": "don't call last card", "challenge": "don't challenge",
@@ -22,10 +24,22 @@ DRAW_BY_PHASE = {"answer": "take the penalty cards",
 #: actions that are one word, in words
 WORDS = {"draw": "draw a card", "last card": "call last card", "knock": "knock (one card left)",
          "stop": "stop the hand (two Jokers)", "reverse": "reverse the direction",
-         "keep": "keep the direction"}
+         "keep": "keep the direction", "end": "end your main phase", "yes": "yes, do it",
+         "no": "no"}
+#: what a verb followed by a card does, for the verbs other than play
+CARD_VERBS = {"bottom": "put {card} at the bottom of the pile", "discard": "discard {card}",
+              "choose": "choose {card}", "order": "let {card} take effect first"}
 
 
-def action_phrase(text: str, phase: str | None = None) -> str:
+def cards_of(view: PlayerView) -> CardSet:
+    """The card set of the view's game (its names: a card file's own in Crazier Eights)."""
+    try:
+        return engine_class(view.variant).cardset_for(view.config)
+    except (KeyError, ValueError):
+        return view.cardset
+
+
+def action_phrase(text: str, phase: str | None = None, cards: CardSet = STANDARD) -> str:
     """``"play 8S"`` -> ``"play the eight of spades"``; ``"suit H"`` -> ``"name hearts"``;
     ``"bottom AD"`` -> ``"put the ace of diamonds at the bottom of the pile"``;
     ``"target 2"`` -> ``"choose player 2"``; ``"pass"`` in the view's ``phase`` ``"last
@@ -35,9 +49,9 @@ def action_phrase(text: str, phase: str | None = None) -> str:
     if text == "draw" and phase in DRAW_BY_PHASE:
         return DRAW_BY_PHASE[phase]
     verb, _, rest = text.partition(" ")
-    if verb == "bottom" and rest:
+    if verb in CARD_VERBS and rest:
         try:
-            return f"put the {card_name(parse_card(rest))} at the bottom of the pile"
+            return CARD_VERBS[verb].format(card=cards.spoken(cards.parse(rest)))
         except CardError:
             return text
     if verb == "target" and rest.isdigit():
@@ -45,15 +59,15 @@ def action_phrase(text: str, phase: str | None = None) -> str:
     if verb == "play" and rest:
         first, _, more = rest.partition(" ")
         try:
-            phrase = f"play the {card_name(parse_card(first))}"
+            phrase = f"play {cards.spoken(cards.parse(first))}"
         except CardError:
             return text
         if more.startswith("pile "):  # play 4S pile 2: on pile 2
             more = "on " + more
         return f"{phrase} {more}".strip()
-    if verb == "suit" and rest:
+    if verb in ("suit", "colour") and rest:
         try:
-            return f"name {SUIT_NAMES[parse_suit(rest)]}"
+            return f"name {cards.colour_names[cards.parse_colour(rest)]}"
         except CardError:
             return text
     return WORDS.get(text, text)
@@ -62,8 +76,21 @@ def action_phrase(text: str, phase: str | None = None) -> str:
 def hand_sentence(view: PlayerView) -> str:
     if not view.hand:
         return "Your hand is empty."
-    names = ", ".join(card_name(c) for c in sorted(view.hand, key=_hand_order))
-    return f"Your hand, {cards_count(len(view.hand))}: {names}."
+    cards = cards_of(view)
+    if cards.proper_names:  # cards with abilities of their own: say what each does
+        names = "; ".join(ability_phrase(cards, c) for c in view.hand)
+    else:
+        names = ", ".join(cards.card_name(c) for c in sorted(view.hand, key=_hand_order))
+    return f"Your hand, {cards_count(len(view.hand))}: {names.rstrip('.')}."
+
+
+def ability_phrase(cards: CardSet, card: int) -> str:
+    """"Death (5P, purple event): Destroy a card ..." for a card with a text of its own."""
+    kind = cards.kinds[card]
+    colours = "/".join(cards.colour_names[c] for c in kind.colours)
+    what = kind.data.get("type", "card")
+    text = kind.data.get("text", "")
+    return f"{kind.name} ({kind.text}, {colours} {what})" + (f": {text}" if text else "")
 
 
 
@@ -82,10 +109,10 @@ def piles_sentence(view: PlayerView) -> str:
         if top < 0:
             parts.append(f"pile {k + 1} is an empty space (any card)")
             continue
-        part = f"pile {k + 1}: the {card_name(top)}"
+        part = f"pile {k + 1}: {view.cardset.spoken(top)}"
         suit = view.pile_suits[k]
         if 0 <= suit < 4 and top // 13 != suit:
-            part += f", suit {SUIT_NAMES[suit]}"
+            part += f", suit {view.cardset.colour_names[suit]}"
         if view.pile_pending[k]:
             part += f", {view.pile_pending[k]} cards to take unless answered"
         parts.append(part)
@@ -98,15 +125,34 @@ def top_card_sentence(view: PlayerView) -> str:
     top = getattr(view, "top", None)
     if top is None or top < 0:
         return "There is no top card."
-    sentence = f"The top card is the {card_name(top)}"
-    suit = getattr(view, "active_suit", -1)
+    cards = cards_of(view)
+    sentence = f"The top card is {cards.spoken(top)}"
+    suit = getattr(view, "active_suit", getattr(view, "named", -1))
     if 0 <= suit < 4 and (top >= 52 or top // 13 != suit):
-        sentence += f"; the suit to follow is {SUIT_NAMES[suit]}"
+        sentence += f"; the suit to follow is {cards.colour_names[suit]}"
     pending = getattr(view, "pending_draw", 0)
     if pending:
         waiting = "1 card is" if pending == 1 else f"{pending} cards are"
         sentence += f"; {waiting} waiting to be picked up"
     return sentence + "."
+
+
+def table_sentence(view: PlayerView, name: Callable[[int], str]) -> str:
+    """The cards in play in front of each seat, and an ability waiting on a decision (for a
+    variant whose view has them); empty otherwise."""
+    zones = getattr(view, "in_play", None)
+    if zones is None:
+        return ""
+    cards = cards_of(view)
+    parts = [f"{name(p)}: " + (", ".join(cards.spoken(c) for c in zone) or "nothing")
+             for p, zone in enumerate(zones)]
+    sentence = "In play. " + "; ".join(parts) + "."
+    agenda = getattr(view, "agenda", ())
+    frame = agenda[-1] if agenda else None
+    if frame is not None and frame.kind in ("target", "colour", "choose", "ask"):
+        sentence += f" Taking effect: {ability_phrase(cards, frame.args[0])}"
+        sentence += "" if sentence.endswith(".") else "."
+    return sentence
 
 
 def counts_sentence(view: PlayerView, name: Callable[[int], str]) -> str:
@@ -121,6 +167,7 @@ def scores_sentence(view: PlayerView, name: Callable[[int], str]) -> str:
     return "Scores. " + "; ".join(f"{name(p)}: {s}" for p, s in enumerate(view.scores)) + "."
 
 
-def moves_sentence(moves: Sequence[str], phase: str | None = None) -> str:
-    return "Your moves: " + "; ".join(f"{i} {action_phrase(m, phase)}"
+def moves_sentence(moves: Sequence[str], phase: str | None = None,
+                   cards: CardSet = STANDARD) -> str:
+    return "Your moves: " + "; ".join(f"{i} {action_phrase(m, phase, cards)}"
                                       for i, m in enumerate(moves, 1)) + "."

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..engines import VARIANTS, engine_class
 from ..engines.base import PlayerView
+from ..engines.cardset import STANDARD
 from .view_rules import NOT_CONSTANT, RequiredWhile, required_fields, rules_for
 from .views import PILE_INNER_KINDS, view_class, view_fields
 
@@ -48,9 +49,11 @@ KIND_SCHEMAS: dict[str, dict[str, Any]] = {
     "seat": _nullable(_ref("seat")),
     "card": _nullable(_ref("card")),
     "cards": _array(_ref("card")),
+    "seen_cards": _array(_ref("card")),
     "counts": _array(_ref("count")),
     "ints": _array({"type": "integer"}),
     "suit": _nullable(_ref("suit")),
+    "seat_cards": _array(_array(_ref("card"))),
     "seat_suits": _array(_nullable(_ref("suit"))),
     "seat_ranks": _array(_nullable(_ref("rank"))),
     "card_counts": {"type": "object", "propertyNames": _ref("card"),
@@ -139,9 +142,36 @@ def view_definition(variant: str) -> dict[str, Any]:
     return definition
 
 
+STANDARD_CARD = "(A|[2-9]|10|J|Q|K)[CDHS]|RJ|BJ"
+
+
+def card_definitions() -> dict[str, dict[str, Any]]:
+    """``$defs/card`` and ``$defs/suit``: the cards and suits of every variant's notation
+    (the standard cards, and a variant's own card set such as Crazier Eights' colours)."""
+    patterns, codes, words = [STANDARD_CARD], list(STANDARD.colour_codes), []
+    for variant in VARIANTS:
+        cards = engine_class(variant).cardset
+        if cards is STANDARD:
+            continue
+        ranks = sorted({t[:-1] for t in cards.texts}, key=lambda r: (len(r), r))
+        patterns.append(f"({'|'.join(ranks)})[{''.join(cards.colour_codes)}]")
+        codes += [c for c in cards.colour_codes if c not in codes]
+        words.append(f"{variant}: rank then colour ({', '.join(cards.colour_codes)})")
+    return {
+        "card": {"description": "A card in text notation: rank (A, 2-10, J, Q, K) then suit "
+                                "(C, D, H, S), or a joker RJ / BJ"
+                                + "".join(f"; {w}" for w in words) + ".",
+                 "type": "string", "pattern": "^(" + "|".join(patterns) + ")$"},
+        "suit": {"description": "A suit letter (a colour's code in a variant with colours).",
+                 "enum": codes},
+    }
+
+
 def with_view_definitions(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` with every variant's view definition made anew (and listed in ``view``)."""
+    """``schema`` with every variant's view definition made anew (and listed in ``view``),
+    and the card and suit definitions of every variant's notation."""
     defs = dict(schema["$defs"])
+    defs.update(card_definitions())
     for variant in VARIANTS:
         defs[f"{variant}_view"] = view_definition(variant)
     defs["view"] = dict(defs["view"], anyOf=[_ref(f"{v}_view") for v in VARIANTS])

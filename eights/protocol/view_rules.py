@@ -34,6 +34,7 @@ from typing import Any
 from ..cards import NUM_STANDARD, RANK, SUIT, card, card_text
 from ..config import GameConfig
 from ..engines.base import Event
+from ..engines.crazier_cards import load, text_of
 
 JOKERS_FOUR_OF_SPADES = card(4, 3)
 
@@ -364,6 +365,126 @@ JOKERS_OF_DEATH: dict[str, Rule] = {
                       "without a top", _jokers_agenda),
 }
 
+def _crazier_allies(known: Known, seat: int) -> list[int]:
+    """``seat``'s team still in, in seat order from ``seat``."""
+    team, out, n = known.config.team_of(), known.values["out"], known.n
+    return [q for k in range(n) if team[q := (seat + k) % n] == team[seat] and not out[q]]
+
+
+def _crazier_agenda(known: Known) -> list[dict[str, Any]]:
+    """During a main phase, the main phase of the turn ``current_player`` leads: its
+    ``main`` frame (and a ``name_colour`` on it after an 8) on top of its allies' still to
+    come, the ``end_phase`` and the ``next_turn``."""
+    seat = known.values["current_player"]
+    if seat < 0:
+        return []
+    frames = [{"kind": "next_turn", "seat": seat, "args": []},
+              {"kind": "end_phase", "seat": seat, "args": []}]
+    frames += [{"kind": "main", "seat": q, "args": []}
+               for q in reversed(_crazier_allies(known, seat))]
+    if known.values["phase"] == "name colour":
+        frames.append({"kind": "name_colour", "seat": seat, "args": []})
+    return frames
+
+
+_TURN_FRAMES = ("turn", "draw_phase", "main_phase", "end_phase", "next_turn")
+
+
+def _crazier_lead(known: Known) -> int | None:
+    for frame in known.values["agenda"]:
+        if frame.kind in _TURN_FRAMES:
+            return frame.seat
+    return _current(known)
+
+
+def _crazier_turn_phase(known: Known) -> int:
+    kinds = {frame.kind for frame in known.values["agenda"]}
+    for kind, phase in (("draw_phase", 0), ("main_phase", 1), ("end_phase", 2),
+                        ("next_turn", 3)):
+        if kind in kinds:
+            return phase
+    return 2
+
+
+def _crazier_follow(known: Known) -> int:
+    named, top = known.values["named"], known.top
+    if named >= 0:
+        return 1 << named
+    if top < 0:
+        return 0
+    return sum(1 << c for c in load(known.config.card_file).cardset.colours_of[top])
+
+
+def _crazier_stock(known: Known) -> int:
+    v = known.values
+    table = (sum(v["hand_sizes"]) + sum(v["discard_counts"]) + len(v["resolving"])
+             + sum(map(len, v["in_play"])))
+    return max(0, known.deck_size - table)
+
+
+def _crazier_played(known: Known) -> list[int]:
+    v = known.values
+    seat = v["current_player"]
+    done = v["phase"] == "main" and bool(v["hand"]) and not known.legal_has("play")
+    return [int(q == seat and done) for q in range(known.n)]
+
+
+def _crazier_discards_left(known: Known) -> list[int]:
+    seat = known.values["current_player"]
+    return [int(q == seat and known.legal_has("discard")) for q in range(known.n)]
+
+
+_MAIN_DECISIONS = ("main", "name colour")
+
+
+CRAZIER_EIGHTS: dict[str, Rule] = {
+    **COMMON,
+    "lost_with": per_seat(0),
+    "teams": Default("from the config's `teams`", lambda known: list(known.config.team_of())),
+    "agenda": RequiredWhile(
+        "while `phase` is neither `main` nor `name colour` (an ability's decision)",
+        lambda known: known.values["phase"] not in _MAIN_DECISIONS,
+        Default("a main phase's: a `main` frame for `current_player` (under a `name_colour` "
+                "one during `name colour`) on top of one for each ally still to take it "
+                "(seat order), an `end_phase` and a `next_turn` frame for `current_player`",
+                _crazier_agenda),
+        {"required": ["phase"],
+         "properties": {"phase": {"not": {"enum": list(_MAIN_DECISIONS)}}}}),
+    "lead": Default("the `seat` of the agenda's turn frames (`draw_phase`, `main_phase`, "
+                    "`end_phase`, `next_turn`), else `current_player`", _crazier_lead),
+    "turn_phase": Default("from `agenda`: `0` while it holds a `draw_phase` frame, `1` while a "
+                          "`main_phase`, `2` while an `end_phase`, `3` while a `next_turn`",
+                          _crazier_turn_phase),
+    "resolving": Default("the cards of the `settle` frames of `agenda`",
+                         lambda known: [text_of(f.args[0])
+                                        for f in known.values["agenda"] if f.kind == "settle"]),
+    "discard_size": Default("the copies in `discard_counts`",
+                            lambda known: sum(known.values["discard_counts"])),
+    "stock_size": Default("the deck's cards less the hands, the discard pile, the cards in "
+                          "play and those resolving; send it only with `discard_counts`",
+                          _crazier_stock),
+    "follow_colours": Default("the bit of `named` when it is not null, else the bits of the "
+                              "top card's colours", _crazier_follow),
+    "known_stock": RequiredWhile(
+        "while `phase` is `choose card` (what the seat looked at decides what it may put on "
+        "the bottom)", lambda known: known.values["phase"] == "choose card", constant([]),
+        {"required": ["phase"], "properties": {"phase": {"const": "choose card"}}}),
+    "looking_at": RequiredWhile(
+        "while `phase` is `choose card` (empty but for a Trade's choice of the card to take)",
+        lambda known: known.values["phase"] == "choose card", constant([]),
+        {"required": ["phase"], "properties": {"phase": {"const": "choose card"}}}),
+    "ally_hands": per_seat([]),
+    "discards_left": Default("`1` for `current_player` when `legal` holds a `discard` action, "
+                             "else `0`", _crazier_discards_left),
+    "played": Default("`1` for `current_player` during `main` when `legal` holds no `play` "
+                      "action (had it not played, an asset at least could be), else `0`",
+                      _crazier_played),
+    "hand_number": constant(0),
+    "first_player": Default("the `player` of the last `deal` event in `history`, else `0`",
+                            _first_player),
+}
+
+
 #: variant -> its optional fields, in the order they are filled in (a rule may read the
 #: fields before it); a field not listed is required
 VARIANT_RULES: dict[str, dict[str, Rule]] = {
@@ -371,6 +492,7 @@ VARIANT_RULES: dict[str, dict[str, Rule]] = {
     "livery_eights": LIVERY_EIGHTS,
     "baby_eating_eights": BABY_EATING_EIGHTS,
     "jokers_of_death": JOKERS_OF_DEATH,
+    "crazier_eights": CRAZIER_EIGHTS,
 }
 
 

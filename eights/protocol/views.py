@@ -28,10 +28,11 @@ import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..cards import NO_CARD, NUM_KINDS, RANK_TEXT, SUITS, CardError, card_text, parse_card
+from ..cards import NO_CARD, RANK_TEXT, CardError
 from ..config import GameConfig
 from ..engines import engine_class
 from ..engines.base import Event, PlayerView, SeatHistory
+from ..engines.cardset import STANDARD, CardSet
 from ..engines.table import Frame
 from .errors import ProtocolError
 from .view_rules import Known, RequiredWhile, rules_for
@@ -92,28 +93,37 @@ def view_fields(variant: str) -> list[str]:
 
 
 # --------------------------------------------------------------------- writing
-def _suit_text(s: int) -> str | None:
-    return None if s < 0 else SUITS[s]
+# Each writer takes the value and the view's card set (its cards' and colours' notation).
+def _suit_text(s: int, cards: CardSet) -> str | None:
+    return None if s < 0 else cards.colour_codes[s]
 
 
 def _rank_text(r: int) -> str | None:
     return None if r < 1 else RANK_TEXT[r - 1]
 
 
-ENCODERS: dict[str, Callable[[Any], Any]] = {
-    "int": int,
-    "count": int,
-    "bool": bool,
-    "phase": str,
-    "seat": lambda p: None if p < 0 else int(p),
-    "card": lambda c: None if c == NO_CARD else card_text(c),
-    "cards": lambda cs: [card_text(c) for c in cs],
-    "counts": lambda xs: [int(x) for x in xs],
-    "ints": lambda xs: [int(x) for x in xs],
+def _card_text(c: int, cards: CardSet) -> str | None:
+    return None if c == NO_CARD else cards.texts[c]
+
+
+ENCODERS: dict[str, Callable[[Any, CardSet], Any] | None] = {
+    "int": lambda x, cards: int(x),
+    "count": lambda x, cards: int(x),
+    "bool": lambda x, cards: bool(x),
+    "phase": lambda x, cards: str(x),
+    "seat": lambda p, cards: None if p < 0 else int(p),
+    "card": _card_text,
+    "cards": lambda cs, cards: [cards.texts[c] for c in cs],
+    # cards the seat has seen in places hidden from others (the stock's top, a hand looked at)
+    "seen_cards": lambda cs, cards: [cards.texts[c] for c in cs],
+    "seat_cards": lambda css, cards: [[cards.texts[c] for c in cs] for cs in css],
+    "counts": lambda xs, cards: [int(x) for x in xs],
+    "ints": lambda xs, cards: [int(x) for x in xs],
     "suit": _suit_text,
-    "seat_suits": lambda xs: [_suit_text(x) for x in xs],
-    "seat_ranks": lambda xs: [_rank_text(x) for x in xs],
-    "card_counts": lambda counts: {card_text(c): int(k) for c, k in enumerate(counts) if k},
+    "seat_suits": lambda xs, cards: [_suit_text(x, cards) for x in xs],
+    "seat_ranks": lambda xs, cards: [_rank_text(x) for x in xs],
+    "card_counts": lambda counts, cards: {cards.texts[c]: int(k)
+                                          for c, k in enumerate(counts) if k},
     # written with the view class's frame_args (see _frames_to_json)
     "frames": None,
 }
@@ -122,32 +132,35 @@ ENCODERS: dict[str, Callable[[Any], Any]] = {
 PILE_INNER_KINDS = ("card", "suit", "count", "seat", "bool", "card_counts")
 for _inner in PILE_INNER_KINDS:
     ENCODERS[f"pile_{_inner}"] = functools.partial(
-        lambda write, values: [write(x) for x in values], ENCODERS[_inner])
+        lambda write, values, cards: [write(x, cards) for x in values], ENCODERS[_inner])
 KINDS = tuple(ENCODERS)
 #: how one frame argument is written, by its declared kind (an engine's ``frame_args``)
-FRAME_ARG_WRITERS: dict[str, Callable[[Any], Any]] = {
-    "card": ENCODERS["card"], "seat": ENCODERS["seat"], "bool": bool, "count": int, "int": int,
+FRAME_ARG_WRITERS: dict[str, Callable[[Any, CardSet], Any]] = {
+    "card": _card_text, "seat": ENCODERS["seat"], "bool": ENCODERS["bool"],
+    "count": ENCODERS["int"], "int": ENCODERS["int"],
 }
 
 
 def _frames_to_json(frames: Any, cls: type[PlayerView]) -> list[dict[str, Any]]:
     """The agenda: ``{"kind", "seat", "args"}`` per frame, bottom first, each argument
     written by the kind the engine declares for it."""
-    arg_kinds = cls.frame_args
+    arg_kinds, cards = cls.frame_args, cls.cardset
     return [{"kind": kind, "seat": None if seat < 0 else seat,
-             "args": [FRAME_ARG_WRITERS[k](a) for k, a in zip(arg_kinds[kind], args,
-                                                                strict=True)]}
+             "args": [FRAME_ARG_WRITERS[k](a, cards) for k, a in zip(arg_kinds[kind], args,
+                                                                       strict=True)]}
             for kind, seat, args in frames]
 
 
-def event_to_json(event: Event) -> dict[str, Any]:
-    """``{"kind", "player", "card", "arg"}``: no player or card (or a hidden card) is null."""
+def event_to_json(event: Event, cards: CardSet = STANDARD) -> dict[str, Any]:
+    """``{"kind", "player", "card", "arg"}``: no player or card (or a hidden card) is null;
+    cards and suits in ``cards``' notation."""
     kind, player, card, arg = event
     return {
         "kind": kind,
         "player": None if player < 0 else player,
-        "card": None if card == NO_CARD else card_text(card),
-        "arg": SUITS[arg] if kind in SUIT_ARG_EVENTS and 0 <= arg < 4 else arg,
+        "card": None if card == NO_CARD else cards.texts[card],
+        "arg": (cards.colour_codes[arg]
+                if kind in SUIT_ARG_EVENTS and 0 <= arg < len(cards.colour_codes) else arg),
     }
 
 
@@ -155,7 +168,7 @@ def field_to_json(kind: str, value: Any, cls: type[PlayerView]) -> Any:
     """One view field's JSON value, written by its kind (``cls`` is the view's class)."""
     if kind == "frames":
         return _frames_to_json(value, cls)
-    return ENCODERS[kind](value)
+    return ENCODERS[kind](value, cls.cardset)
 
 
 def view_to_json(view: PlayerView) -> dict[str, Any]:
@@ -166,7 +179,7 @@ def view_to_json(view: PlayerView) -> dict[str, Any]:
     """
     cls = type(view)
     out = {name: field_to_json(kind, getattr(view, name), cls) for name, kind in _fields_of(cls)}
-    out["history"] = [event_to_json(e) for e in view.history()]
+    out["history"] = [event_to_json(e, cls.cardset) for e in view.history()]
     return out
 
 
@@ -202,24 +215,27 @@ def _seat(path: str, value: Any, n: int) -> int:
     return value
 
 
-def _card(path: str, value: Any, nullable: bool = False) -> int:
+def _card(path: str, value: Any, cards: CardSet, nullable: bool = False) -> int:
     if value is None and nullable:
         return NO_CARD
     try:
         if not isinstance(value, str):
             raise CardError("not text")
-        return parse_card(value)
+        return cards.parse(value)
     except CardError:
-        raise _bad(path, value, "a card like 10H, QS or RJ" + (", or null" if nullable else "")
+        examples = ("10H, QS or RJ" if cards is STANDARD
+                    else f"{cards.texts[9]}, {cards.texts[24]} or {cards.texts[-1]}")
+        raise _bad(path, value, f"a card like {examples}" + (", or null" if nullable else "")
                    ) from None
 
 
-def _suit(path: str, value: Any) -> int:
+def _suit(path: str, value: Any, cards: CardSet) -> int:
     if value is None:
         return -1
-    if not isinstance(value, str) or value not in SUITS or len(value) != 1:
-        raise _bad(path, value, "a suit C, D, H or S, or null")
-    return SUITS.index(value)
+    codes = cards.colour_codes
+    if not isinstance(value, str) or value not in codes:
+        raise _bad(path, value, f"a suit {', '.join(codes[:-1])} or {codes[-1]}, or null")
+    return codes.index(value)
 
 
 def _rank(path: str, value: Any) -> int:
@@ -230,15 +246,15 @@ def _rank(path: str, value: Any) -> int:
     return RANK_TEXT.index(value) + 1
 
 
-def _card_counts(path: str, value: Any) -> bytes:
+def _card_counts(path: str, value: Any, cards: CardSet) -> bytes:
     """Copies per card id, as the engine's views hold them (bytes)."""
     if not isinstance(value, dict):
-        raise _bad(path, value, "an object from card to count, like {\"8S\": 1}")
-    counts = [0] * NUM_KINDS
+        raise _bad(path, value, f"an object from card to count, like {{\"{cards.texts[7]}\": 1}}")
+    counts = [0] * len(cards)
     for text, k in value.items():
-        c = _card(f"{path} key", text)
-        if card_text(c) != text:
-            raise _bad(f"{path} key", text, f"a card in canonical notation ({card_text(c)})")
+        c = _card(f"{path} key", text, cards)
+        if cards.texts[c] != text:
+            raise _bad(f"{path} key", text, f"a card in canonical notation ({cards.texts[c]})")
         counts[c] = _int(f"{path}[{text!r}]", k, 1)
         if counts[c] > 255:
             raise _bad(f"{path}[{text!r}]", k, "a number of copies some deck holds (at most 255)")
@@ -269,7 +285,7 @@ def _frames(path: str, value: Any, n: int, cls: type[PlayerView]) -> tuple:
                     raise _bad(at, a, "true or false")
                 read.append(a)
             elif k == "card":
-                read.append(_card(at, a, nullable=True))
+                read.append(_card(at, a, cls.cardset, nullable=True))
             elif k == "seat":
                 read.append(_seat(at, a, n))
             else:
@@ -280,6 +296,7 @@ def _frames(path: str, value: Any, n: int, cls: type[PlayerView]) -> tuple:
 
 def _decode(kind: str, path: str, value: Any, n: int, cls: type[PlayerView]) -> Any:
     """One field's value back in the view's own form (ids, -1 for none)."""
+    cards = cls.cardset
     if kind == "int":
         return _int(path, value)
     if kind == "count":
@@ -295,21 +312,26 @@ def _decode(kind: str, path: str, value: Any, n: int, cls: type[PlayerView]) -> 
     if kind == "seat":
         return _seat(path, value, n)
     if kind == "card":
-        return _card(path, value, nullable=True)
-    if kind == "cards":
-        return tuple(_card(f"{path}[{i}]", c) for i, c in enumerate(_list(path, value)))
+        return _card(path, value, cards, nullable=True)
+    if kind in ("cards", "seen_cards"):
+        return tuple(_card(f"{path}[{i}]", c, cards) for i, c in enumerate(_list(path, value)))
+    if kind == "seat_cards":
+        return tuple(tuple(_card(f"{path}[{i}][{j}]", c, cards)
+                           for j, c in enumerate(_list(f"{path}[{i}]", hand)))
+                     for i, hand in enumerate(_list(path, value, n)))
     if kind == "counts":
         return tuple(_int(f"{path}[{i}]", x, 0) for i, x in enumerate(_list(path, value, n)))
     if kind == "ints":
         return tuple(_int(f"{path}[{i}]", x) for i, x in enumerate(_list(path, value, n)))
     if kind == "suit":
-        return _suit(path, value)
+        return _suit(path, value, cards)
     if kind == "seat_suits":
-        return tuple(_suit(f"{path}[{i}]", x) for i, x in enumerate(_list(path, value, n)))
+        return tuple(_suit(f"{path}[{i}]", x, cards)
+                     for i, x in enumerate(_list(path, value, n)))
     if kind == "seat_ranks":
         return tuple(_rank(f"{path}[{i}]", x) for i, x in enumerate(_list(path, value, n)))
     if kind == "card_counts":
-        return _card_counts(path, value)
+        return _card_counts(path, value, cards)
     if kind == "frames":
         return _frames(path, value, n, cls)
     if kind.startswith("pile_"):
@@ -334,7 +356,7 @@ def check_fields(path: str, data: Mapping[str, Any], allowed: list[str] | tuple[
                             f"the fields are {', '.join(allowed)}")
 
 
-def event_from_json(path: str, data: Any, n: int) -> Event:
+def event_from_json(path: str, data: Any, n: int, cards: CardSet = STANDARD) -> Event:
     if not isinstance(data, dict):
         raise _bad(path, data, "an event object {kind, player, card, arg}")
     check_fields(path, data, EVENT_FIELDS)
@@ -342,8 +364,8 @@ def event_from_json(path: str, data: Any, n: int) -> Event:
     if not (isinstance(kind, str) and len(kind) <= MAX_EVENT_KIND and EVENT_KIND.match(kind)):
         raise _bad(f"{path}.kind", kind, "a lower-case event name like 'play'")
     player = _seat(f"{path}.player", data["player"], n)
-    card = _card(f"{path}.card", data["card"], nullable=True)
-    arg = _suit(f"{path}.arg", data["arg"]) if kind in SUIT_ARG_EVENTS else _int(
+    card = _card(f"{path}.card", data["card"], cards, nullable=True)
+    arg = _suit(f"{path}.arg", data["arg"], cards) if kind in SUIT_ARG_EVENTS else _int(
         f"{path}.arg", data["arg"])
     return Event(kind, player, card, arg)
 
@@ -351,8 +373,9 @@ def event_from_json(path: str, data: Any, n: int) -> Event:
 @functools.lru_cache(maxsize=64)
 def deck_counts(variant: str, config: GameConfig) -> tuple[int, ...]:
     """Copies of each card id in the deck ``variant`` plays with under ``config``."""
-    counts = [0] * NUM_KINDS
-    for c in engine_class(variant)(config, seed=0).full_deck():
+    engine = engine_class(variant)(config, seed=0)
+    counts = [0] * len(engine.cardset)
+    for c in engine.full_deck():
         counts[c] += 1
     return tuple(counts)
 
@@ -376,11 +399,12 @@ def _fill_in(cls: type[PlayerView], variant: str, data: Mapping[str, Any],
     return filled
 
 
-def _discards(values: Mapping[str, Any], kinds: Mapping[str, str]) -> tuple[str, list[int]]:
+def _discards(values: Mapping[str, Any], kinds: Mapping[str, str],
+              size: int) -> tuple[str, list[int]]:
     """The cards face up on the table and the copies of each: every field of card counts
     (``discard_counts``, a several-pile variant's ``pile_counts``) and every list of cards
     but the hand (a picked-up pile). Returns the name of the counts field with them."""
-    total = [0] * NUM_KINDS
+    total = [0] * size
     name = "discard_counts"
     for field, kind in kinds.items():
         if kind == "card_counts" or kind == "pile_card_counts":
@@ -391,13 +415,18 @@ def _discards(values: Mapping[str, Any], kinds: Mapping[str, str]) -> tuple[str,
         elif kind == "cards" and field != "hand":
             for c in values[field]:
                 total[c] += 1
+        elif kind == "seat_cards" and field == "in_play":  # cards in play, face up
+            for cards in values[field]:
+                for c in cards:
+                    total[c] += 1
     return name, total
 
 
 def _check_cards(data: Mapping[str, Any], values: Mapping[str, Any],
-                 deck: tuple[int, ...], kinds: Mapping[str, str]) -> None:
+                 deck: tuple[int, ...], kinds: Mapping[str, str], cards: CardSet) -> None:
     """The hand, the discard piles and the stock must fit the deck the hello's config makes."""
-    name, discards = _discards(values, kinds)
+    card_text = cards.texts.__getitem__
+    name, discards = _discards(values, kinds, len(deck))
     if name == "pile_counts":
         tops = zip(values["pile_tops"], values["pile_counts"], strict=True)
         for k, (top, counts) in enumerate(tops):
@@ -414,6 +443,10 @@ def _check_cards(data: Mapping[str, Any], values: Mapping[str, Any],
     held = list(discards)
     for c in values["hand"]:
         held[c] += 1
+    for field, kind in kinds.items():  # (seen elsewhere: the stock's top, a hand looked at)
+        if kind == "seen_cards":
+            for c in values[field]:
+                held[c] += 1
     for c, k in enumerate(held):
         if k > deck[c]:
             raise _bad("view.hand", data["hand"],
@@ -465,7 +498,7 @@ def read_view(data: Any, variant: str, config: GameConfig,
     n = config.num_players
     values = {name: _decode(kind, f"view.{name}", data[name], n, cls)
               for name, kind in fields if name in data}
-    events = [event_from_json(f"view.history[{i}]", e, n)
+    events = [event_from_json(f"view.history[{i}]", e, n, cls.cardset)
               for i, e in enumerate(_list("view.history", data.get("history", [])))]
     deck = (deck_counts(variant, config)
             if "discard_counts" in names or "pile_counts" in names else ())
@@ -482,12 +515,34 @@ def read_view(data: Any, variant: str, config: GameConfig,
                    f"({values['hand_sizes'][values['seat']]})")
     _check_piles(data, values, fields, config)
     if deck:
-        _check_cards(data, values, deck, dict(fields))
+        _check_cards(data, values, deck, dict(fields), cls.cardset)
     values["hand"] = tuple(sorted(values["hand"]))  # in display order, as the engines give it
     history = SeatHistory([tuple(e) for e in events], len(events), values["seat"], frozenset())
     view = cls(variant=variant, config=config, legal_actions=tuple(legal), seen_events=history,
                **values)
     return view, tuple(filled)
+
+
+def required_now(data: Any, variant: str, config: GameConfig,
+                 legal: tuple[int, ...] = ()) -> list[str]:
+    """The fields of the whole view ``data`` a frontend must send in this position: those
+    every view needs and those required while something holds (a challenge is legal, a
+    decision is not a main phase's...), read from ``data`` itself. Our tests send exactly
+    these to check that the defaults of the rest are enough."""
+    cls = view_class(variant)
+    fields = _fields_of(cls)
+    n = config.num_players
+    values = {name: _decode(kind, f"view.{name}", data[name], n, cls)
+              for name, kind in fields if name in data}
+    events = [event_from_json(f"view.history[{i}]", e, n, cls.cardset)
+              for i, e in enumerate(_list("view.history", data.get("history", [])))]
+    deck = deck_counts(variant, config)
+    known = Known(config, tuple(engine_class(variant).actions.texts_of(legal)), values,
+                  events, sum(deck))
+    rules = rules_for(variant)
+    return [name for name, _ in fields
+            if name not in rules or (isinstance(rules[name], RequiredWhile)
+                                     and rules[name].applies(known))]
 
 
 def view_from_json(data: Any, variant: str, config: GameConfig,

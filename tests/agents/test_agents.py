@@ -45,7 +45,7 @@ def test_bad_specs_name_the_kinds() -> None:
 #: crazy_eights 97.4%; livery_eights 72.2% (a must-play game leaves little to choose);
 #: baby_eating_eights 80.5% over 2,000 (must-play, and most effects are forced)
 MIN_RATE = {"crazy_eights": 0.9, "livery_eights": 0.65, "baby_eating_eights": 0.72,
-            "jokers_of_death": 0.65}
+            "jokers_of_death": 0.65, "crazier_eights": 0.88}
 
 
 @pytest.mark.parametrize("variant", available_variants())

@@ -16,7 +16,6 @@ import pytest
 from pettingzoo.test import seed_test
 
 from eights import ConfigError, IllegalActionError
-from eights.cards import card_text, cards_text
 from eights.envs import make_env
 from tests.conftest import available_variants
 
@@ -193,24 +192,47 @@ def test_the_engine_refuses_numbers_that_are_not_ids(variant: str) -> None:
 
 # ------------------------------------------------------------------ render
 
-CARD = re.compile(r"(?<![\w-])(?:10|[2-9AJQK])[CDHS](?!\w)|(?<![\w-])[RB]J(?!\w)")
+class CARD:
+    """Card texts in a rendered table, in the engine's own notation."""
+
+    @staticmethod
+    def findall_in(engine, text: str) -> list[str]:
+        texts = "|".join(sorted(map(re.escape, engine.cardset.texts), key=len, reverse=True))
+        return re.findall(rf"(?<![\w-])(?:{texts})(?!\w)", text)
+
+
+def shown_hands(engine, seat: int) -> tuple[int, ...]:
+    """The seats whose hands ``seat`` sees: its own, and those its view shows."""
+    return engine.hands_seen_by(seat)
 
 
 def allowed_cards(engine, seat: int) -> set[str]:
-    """Cards ``seat`` may see on the table: its hand, the piles' top cards, a Guarantee
-    Joker."""
-    allowed = {card_text(c) for c in engine.state.hands[seat]} | {
-        card_text(pile[-1]) for pile in engine.state.piles if pile}
+    """Cards ``seat`` may see on the table: its (and shown allies') hands, the piles' top
+    cards, the cards in play, a Guarantee Joker."""
+    text = engine.cardset.text
+    allowed = {text(c) for p in shown_hands(engine, seat) for c in engine.state.hands[p]}
+    allowed |= {text(pile[-1]) for pile in engine.state.piles if pile}
+    allowed |= {text(c) for zone in engine.state.zones for c in zone}
+    view = engine.view(seat)  # what its view shows (a hand looked at, cards seen on the stock)
+    for name, kind in view.field_kinds.items():
+        value = getattr(view, name)
+        if kind in ("cards", "seen_cards"):
+            allowed |= {text(c) for c in value}
+        elif kind == "seat_cards":
+            allowed |= {text(c) for cards in value for c in cards}
+        elif kind == "card_counts":  # (a face-up pile's every card)
+            allowed |= {text(c) for c, k in enumerate(value) if k}
     guarantee = getattr(engine, "guarantee", None)
     if guarantee is not None and guarantee >= 0:
-        allowed.add(card_text(guarantee))
+        allowed.add(text(guarantee))
     return allowed
 
 
 def hidden_from(engine, seat: int) -> set[str]:
     """Cards in the other hands that ``seat`` may not see (none it holds a copy of)."""
-    others = {card_text(c) for p, hand in enumerate(engine.state.hands) if p != seat
-              for c in hand}
+    shown = shown_hands(engine, seat)
+    others = {engine.cardset.text(c) for p, hand in enumerate(engine.state.hands)
+              if p not in shown for c in hand}
     return others - allowed_cards(engine, seat)
 
 
@@ -219,7 +241,9 @@ RENDER_CASES = [("crazy_eights", {"num_players": 2}), ("crazy_eights", {"num_pla
                 ("baby_eating_eights", {"num_players": 4}),
                 ("baby_eating_eights", {"num_players": 4, "teams": 2}),
                 ("jokers_of_death", {"num_players": 3}),
-                ("jokers_of_death", {"num_players": 4, "five_pile": True})]
+                ("jokers_of_death", {"num_players": 4, "five_pile": True}),
+                ("crazier_eights", {"num_players": 3}),
+                ("crazier_eights", {"num_players": 4, "teams": 2})]
 
 
 @pytest.mark.parametrize("case", RENDER_CASES, ids=lambda c: f"{c[0]}-{c[1]}")
@@ -238,18 +262,18 @@ def test_default_render_shows_only_the_acting_seat(case: tuple[str, dict]) -> No
         for agent in env.agent_iter(max_iter=400):
             seat = env.possible_agents.index(agent)
             text = env.render()
-            shown = set(CARD.findall(text))
+            shown = set(CARD.findall_in(engine, text))
             assert shown <= allowed_cards(engine, seat), (
                 f"seat {seat} sees {sorted(shown - allowed_cards(engine, seat))}\n{text}")
             for p, hand in enumerate(engine.state.hands):
-                if p != seat:
+                if p not in shown_hands(engine, seat):
                     assert re.search(rf"^. player {p}: {len(hand)} cards?", text, re.M), text
             checked += 1
             # the referee's table (the same game) shows what the acting seat's may not
             everything = referee.render()
             assert everything == engine.render()
             revealed += bool(hidden_from(engine, seat))
-            assert hidden_from(engine, seat) <= set(CARD.findall(everything))
+            assert hidden_from(engine, seat) <= set(CARD.findall_in(engine, everything))
             obs, _, terminated, truncated, _ = env.last()
             action = None if terminated or truncated else random_legal(obs, rng)
             env.step(action)
@@ -268,14 +292,16 @@ def test_render_seat_fixes_the_seat(variant: str) -> None:
         for _ in env.agent_iter(max_iter=30):
             text = env.render()
             assert text == engine.render(1)
-            assert set(CARD.findall(text)) <= allowed_cards(engine, 1)
+            assert set(CARD.findall_in(engine, text)) <= allowed_cards(engine, 1)
             obs, _, terminated, truncated, _ = env.last()
             env.step(None if terminated or truncated else random_legal(obs, rng))
     env = make_env(variant, num_players=3, render_mode="ansi", render_seat="referee")
     env.reset(seed=2)
     assert env.render() == env.unwrapped.engine.render()
-    for p, hand in enumerate(env.unwrapped.engine.state.hands):
-        assert f"player {p}: {cards_text(sorted(hand))}" in env.render()
+    engine = env.unwrapped.engine
+    for p, hand in enumerate(engine.state.hands):
+        shown = " ".join(map(engine.cardset.text, sorted(hand)))
+        assert f"player {p}: {shown}" in env.render()
 
 
 def test_human_render_prints_the_acting_seats_view(capsys: pytest.CaptureFixture) -> None:
@@ -287,7 +313,7 @@ def test_human_render_prints_the_acting_seats_view(capsys: pytest.CaptureFixture
     printed = capsys.readouterr().out
     engine = env.unwrapped.engine
     assert printed == engine.render(seat) + "\n\n"
-    assert not hidden_from(engine, seat) & set(CARD.findall(printed))
+    assert not hidden_from(engine, seat) & set(CARD.findall_in(engine, printed))
 
 
 @pytest.mark.parametrize("bad", [3, -1, True, 1.0, "judge", "Referee", "player_3", "", [0]])

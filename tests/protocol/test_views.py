@@ -15,7 +15,6 @@ from typing import ClassVar
 
 import pytest
 
-from eights.cards import card_text, sort_key
 from eights.engines import VARIANTS, make_game
 from eights.engines.base import Event, PlayerView
 from eights.engines.livery_eights import LiveryEightsGame
@@ -85,8 +84,8 @@ def test_messages_never_carry_hidden_cards(pair: tuple[str, dict]) -> None:
             game.restore(snap)
             # and directly: its own hand, no other seat's draws
             data = json.loads(before)["view"]
-            assert data["hand"] == [card_text(c)
-                                    for c in sorted(game.state.hands[seat], key=sort_key)]
+            assert sorted(data["hand"]) == sorted(game.cardset.text(c)
+                                                  for c in game.state.hands[seat])
             for event in data["history"]:
                 if event["kind"] == "draw" and event["player"] != seat:
                     assert event["card"] is None
