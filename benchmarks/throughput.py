@@ -48,6 +48,7 @@ TARGETS = {
     "engine_vs_openspiel": 1.0,
     "baby_aec_4p_decisions_per_s": 20_000.0,
     "jokers_aec_3p_vs_rlcard_uno": 0.35,
+    "crazier_aec_2p_vs_rlcard_uno": 0.4,
 }
 
 # A play function plays one game from a seed and returns
@@ -293,6 +294,8 @@ MEASUREMENTS: dict[str, tuple[str, str, Callable[..., Row], dict[str, Any]]] = {
                       {"env_name": "livery_eights_v1"}),
     "jokers_aec_3p": ("eights AEC jokers_of_death_v1", "3", row_aec,
                       {"env_name": "jokers_of_death_v1", "num_players": 3}),
+    "crazier_aec_2p": ("eights AEC crazier_eights_v1", "2", row_aec,
+                       {"env_name": "crazier_eights_v1"}),
     "openspiel_2p": ("OpenSpiel crazy_eights + obs tensor", "2", row_openspiel, {}),
     "openspiel_2p_no_obs": ("OpenSpiel crazy_eights, no obs", "2", row_openspiel,
                             {"observe": False}),
@@ -337,6 +340,8 @@ def ratios(results: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         "baby_aec_4p_decisions_per_s": rate("baby_aec_4p"),
         "jokers_aec_3p_vs_rlcard_uno": (rate("jokers_aec_3p") / uno
                                         if rate("jokers_aec_3p") and uno else None),
+        "crazier_aec_2p_vs_rlcard_uno": (rate("crazier_aec_2p") / uno
+                                         if rate("crazier_aec_2p") and uno else None),
     }
     out = {}
     for name, value in values.items():
@@ -429,6 +434,7 @@ def report(results: dict[str, dict[str, Any]], checks: dict[str, dict[str, Any]]
         "aec_decisions_per_s": ("our AEC env loop (2p), decisions/s", 0),
         "baby_aec_4p_decisions_per_s": ("baby_eating_eights AEC loop (4p), decisions/s", 0),
         "jokers_aec_3p_vs_rlcard_uno": ("jokers_of_death AEC loop (3p) / RLCard uno", 2),
+        "crazier_aec_2p_vs_rlcard_uno": ("crazier_eights AEC loop (2p) / RLCard uno", 2),
         "engine_vs_openspiel": ("our raw engine / OpenSpiel + obs (2p)", 2),
     }
     for name, check in checks.items():

@@ -51,6 +51,25 @@ def _declared_type(f: dataclasses.Field) -> type:
     return _TYPES.get(name.split("|")[0].strip(), int)
 
 
+def seat_teams(num_players: int, teams: int) -> tuple[int, ...]:
+    """Seat ``s`` in team ``s % teams`` (allies sit as far apart as the table allows); each
+    seat its own team when ``teams`` is 0."""
+    return (tuple(p % teams for p in range(num_players)) if teams
+            else tuple(range(num_players)))
+
+
+def check_teams(variant: str, num_players: int, teams: int) -> None:
+    """Refuse a ``teams`` option that does not give every team two players or more."""
+    n = num_players
+    if teams and not 2 <= teams <= n // 2:
+        raise ConfigError(
+            f"{variant}: teams={teams} is not allowed with num_players={n}; every team needs "
+            f"at least two players, so teams must be 0 (no teams) or from 2 to {n // 2}"
+            if n >= 4 else
+            f"{variant}: teams={teams} is not allowed with num_players={n}; teams need at "
+            f"least 4 players (two teams of two), so teams must be 0")
+
+
 @dataclasses.dataclass(frozen=True)
 class GameConfig:
     """Base of every variant's config: validation, introspection, round-trip to a dict."""

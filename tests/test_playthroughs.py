@@ -30,6 +30,10 @@ CASES = [
     ("jokers_of_death", 10, {"num_players": 4, "five_pile": True, "hand_size": 8}),
     ("jokers_of_death", 5, {"num_players": 3, "aces": True, "hand_size": 10}),
     ("jokers_of_death", 6, {"num_players": 3, "free_discard_pile": True, "hand_size": 5}),
+    ("crazier_eights", 3, {"num_players": 2}),
+    ("crazier_eights", 6, {"num_players": 3, "hand_size": 5}),
+    ("crazier_eights", 8, {"num_players": 4, "teams": 2, "hand_size": 4}),
+    ("crazier_eights", 12, {"num_players": 2, "games": 2, "hand_size": 4}),
 ]
 
 

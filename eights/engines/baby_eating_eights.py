@@ -86,7 +86,7 @@ from ..cards import (
     card_text,
     hand_shown,
 )
-from ..config import ConfigError, GameConfig, option
+from ..config import ConfigError, GameConfig, check_teams, option, seat_teams
 from .blocks import ActionSpace, Block, cards, numbers
 from .encoding import Allies, Flag, OneHot, Scaled, Seat
 from .fields import ViewField
@@ -295,18 +295,11 @@ class BabyEatingEightsConfig(GameConfig):
                 f"{self.variant}: num_players={n} with hand_size={h} needs {need} cards (a hand "
                 f"each and the starter) but the {name} (deck_type={self.deck_type!r}) holds "
                 f"{total}; it seats at most {most} players{hint}")
-        if self.teams and not 2 <= self.teams <= n // 2:
-            raise ConfigError(
-                f"{self.variant}: teams={self.teams} is not allowed with num_players={n}; "
-                f"every team needs at least two players, so teams must be 0 (no teams) or "
-                f"from 2 to {n // 2}" if n >= 4 else
-                f"{self.variant}: teams={self.teams} is not allowed with num_players={n}; "
-                f"teams need at least 4 players (two teams of two), so teams must be 0")
+        check_teams(self.variant, n, self.teams)
 
     def team_of(self) -> tuple[int, ...]:
         """Seat ``s`` is in team ``s % teams``: allies sit as far apart as the table allows."""
-        n = self.num_players
-        return tuple(p % self.teams for p in range(n)) if self.teams else tuple(range(n))
+        return seat_teams(self.num_players, self.teams)
 
 
 
@@ -1061,12 +1054,7 @@ class BabyEatingEightsGame(PileEngine):
             shown = hand_shown(cards, seat is None or seat == p)
             team = f"  [team {self.team_of[p]}]" if cfg.teams else ""
             lines.append(f"{mark} player {p}: {shown}{team}")
-        if self.game_over:
-            lines.append("winners: " + ", ".join(f"player {w}" for w in self.winners)
-                         if self.winners else "truncated")
-        elif seat is None or seat == self.current_player:
-            lines.append("legal: " + ", ".join(self.legal_texts()))
-        return "\n".join(lines)
+        return "\n".join(lines + self._render_outcome(seat))
 
 
 #: the view class made from the declared fields (the name the rest of the package uses)

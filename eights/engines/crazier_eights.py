@@ -1,10 +1,10 @@
 """Crazier Eights, as James Gray's rulebook gives it, with a card set of our own as data.
 
 Every card is unique: 52 cards, ranks A-K in four colours (purple/eye,
-green/ankh, blue/moon, orange/sun), some multicoloured, each an **event** or
-an **asset** with its own abilities (:mod:`eights.engines.crazier_cards` reads
-them from a TOML file; ``card_file`` loads a user's own). Two to eight
-players, seven cards each; two decks shuffle together for five or more.
+green/ankh, blue/moon, orange/sun), some multicoloured, each an event or an
+asset with its own abilities, read from a TOML card file (ours is
+eights/data/crazier_eights.toml; the card_file option loads your own). Two to
+eight players, seven cards each; two decks shuffle together for five or more.
 
 A turn has four phases. **Beginning**: the triggered abilities of the assets
 in play that fire at the beginning of the turn (the turn's players' own
@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from ..cards import NO_CARD, cards_count
-from ..config import ConfigError, GameConfig, option
+from ..config import ConfigError, GameConfig, check_teams, option, seat_teams
 from .base import Event
 from .blocks import ActionSpace, Block, cards, numbers, suits
 from .cardset import CardSet
@@ -151,13 +151,7 @@ class CrazierEightsConfig(GameConfig):
 
     def check(self) -> None:
         n = self.num_players
-        if self.teams and not 2 <= self.teams <= n // 2:
-            raise ConfigError(
-                f"{self.variant}: teams={self.teams} is not allowed with num_players={n}; "
-                f"teams have two or three players each, so teams must be 0 (no teams) or "
-                f"from 2 to {n // 2}" if n >= 4 else
-                f"{self.variant}: teams={self.teams} is not allowed with num_players={n}; "
-                f"teams need at least 4 players (two teams of two), so teams must be 0")
+        check_teams(self.variant, n, self.teams)
         if self.teams and n > 3 * self.teams:
             raise ConfigError(
                 f"{self.variant}: teams={self.teams} with num_players={n} makes teams of more "
@@ -178,8 +172,7 @@ class CrazierEightsConfig(GameConfig):
                 raise ConfigError(f"{self.variant}: card_file: {err}") from None
 
     def team_of(self) -> tuple[int, ...]:
-        n = self.num_players
-        return tuple(p % self.teams for p in range(n)) if self.teams else tuple(range(n))
+        return seat_teams(self.num_players, self.teams)
 
     def goal(self) -> str:
         if self.games > 1:
@@ -1153,12 +1146,7 @@ class CrazierEightsGame(TableEngine):
             status = "  (lost)" if s.out[p] else ""
             lines.append(f"{mark} player {p}: {hand}  in play: {zone}  "
                          f"(points {s.scores[p]}){status}")
-        if self.game_over:
-            lines.append("winners: " + ", ".join(f"player {w}" for w in self.winners)
-                         if self.winners else "truncated")
-        elif seat is None or seat == self.current_player:
-            lines.append("legal: " + ", ".join(self.legal_texts()))
-        return "\n".join(lines)
+        return "\n".join(lines + self._render_outcome(seat))
 
 
 __all__ = ["ACTIONS", "CrazierEightsConfig", "CrazierEightsGame", "CrazierState"]

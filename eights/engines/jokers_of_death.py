@@ -1031,12 +1031,7 @@ class JokersOfDeathGame(TableEngine):
             shown = hand_shown(sorted(s.hands[p]), seat is None or seat == p)
             knock = "  (knocked)" if s.knocked[p] == 1 else ""
             lines.append(f"{mark} player {p}: {shown}  (score {s.scores[p]}){knock}")
-        if self.game_over:
-            lines.append("winners: " + ", ".join(f"player {w}" for w in self.winners)
-                         if self.winners else "truncated")
-        elif seat is None or seat == self.current_player:
-            lines.append("legal: " + ", ".join(self.legal_texts()))
-        return "\n".join(lines)
+        return "\n".join(lines + self._render_outcome(seat))
 
 
 __all__ = ["ACTIONS", "JokersOfDeathConfig", "JokersOfDeathGame", "JokersState"]

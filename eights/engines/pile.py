@@ -568,9 +568,4 @@ class PileEngine(TableEngine):
             cards = sorted(s.hands[p])
             shown = hand_shown(cards, seat is None or seat == p)
             lines.append(f"{mark} player {p}: {shown}  (score {s.scores[p]})")
-        if self.game_over:
-            lines.append("winners: " + ", ".join(f"player {w}" for w in self.winners)
-                         if self.winners else "truncated")
-        elif seat is None or seat == self.current_player:
-            lines.append("legal: " + ", ".join(self.legal_texts()))
-        return "\n".join(lines)
+        return "\n".join(lines + self._render_outcome(seat))

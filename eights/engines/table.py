@@ -312,6 +312,16 @@ class TableEngine(Engine):
 
     _view_reads: ClassVar[tuple[Callable[[Any, int], Any], ...]] = ()
 
+    def _render_outcome(self, seat: int | None) -> list[str]:
+        """The last line of :meth:`render`: the winners once the game is over, else the
+        legal actions for the seat to act (or the referee)."""
+        if self.game_over:
+            return ["winners: " + ", ".join(f"player {w}" for w in self.winners)
+                    if self.winners else "truncated"]
+        if seat is None or seat == self.current_player:
+            return ["legal: " + ", ".join(self.legal_texts())]
+        return []
+
     def hands_seen_by(self, seat: int) -> tuple[int, ...]:
         """The seats whose hands ``seat``'s view shows now: its own; a variant adds its
         allies' or a hand it is looking at. (Tests read it to know what is hidden.)"""

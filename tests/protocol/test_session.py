@@ -91,6 +91,17 @@ def test_variant_and_config_are_checked() -> None:
     assert err["code"] == "bad_config" and "unknown option(s) colour" in err["message"]
 
 
+def test_a_hello_may_not_name_a_card_file_on_the_bots_machine() -> None:
+    """A frontend chooses the game, not which file the bot opens: card_file is refused."""
+    session = BotSession("random")
+    bad = {**hello("crazier_eights"), "config": {"num_players": 2,
+                                                 "card_file": "/etc/passwd"}}
+    err = only_error(say(session, bad))
+    assert err["code"] == "bad_config" and "card_file names a file" in err["message"]
+    assert "passwd" not in err["message"]
+    assert say(session, hello("crazier_eights"))[0][0]["type"] == "ready"
+
+
 def test_a_new_hello_changes_the_variant() -> None:
     session = BotSession("heuristic")
     say(session, hello("crazy_eights"))
