@@ -86,6 +86,12 @@ MAX_PLAYERS = 8
 DISCARD_PILE, RESOLVING = 0, 1
 PHASES = ("begin", "draw", "main", "end")
 BEGIN, DRAW, MAIN, END = range(4)
+#: what an ability's decision asks (the view's ``asks``), by code
+ASKS = ("nothing", "a player", "an opponent to trade with", "a colour", "a card to destroy",
+        "whose copy to destroy", "an asset to restore", "a card to take", "a card to give",
+        "a card for the bottom of the draw pile", "yes or no")
+#: the kinds of the frames of ability decisions
+ABILITY_DECISIONS = ("target", "colour", "choose", "ask")
 #: the decision at hand, by its frame's kind (the view's ``phase``)
 DECISIONS = {"main": "main", "name_colour": "name colour", "target": "choose player",
              "colour": "choose colour", "choose": "choose card", "ask": "yes or no",
@@ -239,6 +245,29 @@ def _looking_at(game: CrazierEightsGame, seat: int) -> tuple[int, ...]:
     return tuple(sorted(game.state.hands[target]))
 
 
+def ability_ask(programs: Any, frame: Frame | None) -> tuple[int, int]:
+    """``(card, code in ASKS)`` of an ability's decision frame; ``(-1, 0)`` for any other
+    frame. The protocol's defaults read it too."""
+    if frame is None or frame.kind not in ABILITY_DECISIONS:
+        return -1, 0
+    card, trigger, pc, _, _, extra = frame.args
+    op = programs[card][trigger][pc][0]
+    if frame.kind == "ask":
+        return card, 10
+    if frame.kind == "colour":
+        return card, 3
+    if frame.kind == "target":
+        return card, 5 if op == "destroy" else 2 if op == "trade" else 1
+    if op == "trade":
+        return card, 7 if extra == TRADE_TAKE else 8
+    return card, {"destroy": 4, "restore": 6}.get(op, 9)
+
+
+def _ask(game: CrazierEightsGame, seat: int) -> tuple[int, int]:
+    agenda = game.state.agenda
+    return ability_ask(game.programs, agenda[-1] if agenda else None)
+
+
 def _ally_hands(game: CrazierEightsGame, seat: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(sorted(h)) for h in game.state.hands)
 
@@ -277,6 +306,11 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
               Choice(tuple(DECISIONS.values())), names=tuple(DECISIONS.values())),
     ViewField("turn_phase", "count", "the phase of the turn: 0 beginning, 1 draw, 2 main, "
               "3 end", "s.phase", OneHot(4)),
+    ViewField("ability", "card", "the card whose ability asks the decision at hand (null: "
+              "none)", lambda g, seat: _ask(g, seat)[0], OneHot(NUM_CARDS)),
+    ViewField("asks", "count", "what that ability asks, by code: " + "; ".join(
+              f"{k} {name}" for k, name in enumerate(ASKS)), lambda g, seat: _ask(g, seat)[1],
+              OneHot(len(ASKS))),
     ViewField("lead", "seat", "whose turn it is (with teams, the ally who leads the team's "
               "turn)", "s.lead", SeatEncoding()),
     ViewField("discards_left", "counts", "per seat: discards left this turn",

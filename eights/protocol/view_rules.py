@@ -437,6 +437,13 @@ def _crazier_discards_left(known: Known) -> list[int]:
 _MAIN_DECISIONS = ("main", "name colour")
 
 
+def _crazier_ability(known: Known) -> tuple[int, int]:
+    from ..engines.crazier_eights import ability_ask  # (the engine reads this module's rules)
+    agenda = known.values["agenda"]
+    programs = load(known.config.card_file).programs
+    return ability_ask(programs, agenda[-1] if agenda else None)
+
+
 CRAZIER_EIGHTS: dict[str, Rule] = {
     **COMMON,
     "lost_with": per_seat(0),
@@ -452,6 +459,12 @@ CRAZIER_EIGHTS: dict[str, Rule] = {
          "properties": {"phase": {"not": {"enum": list(_MAIN_DECISIONS)}}}}),
     "lead": Default("the `seat` of the agenda's turn frames (`draw_phase`, `main_phase`, "
                     "`end_phase`, `next_turn`), else `current_player`", _crazier_lead),
+    "ability": Default("the card of the agenda's top frame when it is an ability's decision "
+                       "(`target`, `colour`, `choose`, `ask`), else `null`",
+                       lambda known: (None if _crazier_ability(known)[0] < 0
+                                      else text_of(_crazier_ability(known)[0]))),
+    "asks": Default("what the agenda's top frame asks, by the code the field's meaning lists",
+                    lambda known: _crazier_ability(known)[1]),
     "turn_phase": Default("from `agenda`: `0` while it holds a `draw_phase` frame, `1` while a "
                           "`main_phase`, `2` while an `end_phase`, `3` while a `next_turn`",
                           _crazier_turn_phase),

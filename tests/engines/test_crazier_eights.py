@@ -1501,3 +1501,33 @@ def test_two_ankhs_save_one_loss_each():
     start = step(game, "play 7P")
     assert events_from(game, start, "saved", "loses") == [("saved", 1, "AG", -1)]
     assert zones(game) == ["", "AG"] and game.state.out == [0, 0]
+
+
+# ---------------------------------------------------------------- what a seat saw, for search
+def test_a_determinization_keeps_the_cards_a_seat_looked_at_on_top_of_the_draw_pile():
+    """Mirror of Fate looks at the top three: every deal from the looker's view keeps them
+    there, in order; the other seat's view knows nothing of them."""
+    game = new_game(["3B 2P 4P", "6P 9P JP"], "7G", "AG 5O 9O QO KO")
+    step(game, "play 3B")
+    looked = [CS.parse(c) for c in ("5O", "9O", "QO")]  # (AG was drawn at the draw phase)
+    view = game.view(0)
+    assert list(view.known_stock) == looked and game.view(1).known_stock == ()
+    for k in range(20):
+        deal = G.determinize(view, random.Random(k))
+        assert deal.state.stock[::-1][:3] == looked
+        assert deal.legal_actions() == game.legal_actions()
+
+
+def test_a_determinization_keeps_an_allys_hand_and_the_hand_a_trade_looks_at():
+    game = new_game(["10G 2P", "6P 9P", "4P 5B", "JP QB"], "7G", "AG 5O 9O QO KO AB 2B",
+                    teams=2)
+    # seat 0 leads: after its draw it trades with seat 1 and looks at that hand
+    step(game, "play 10G", "target 1")
+    view = game.view(0)
+    assert view.looking_at == tuple(sorted(game.state.hands[1]))
+    assert view.ally_hands[2] == tuple(sorted(game.state.hands[2]))
+    for k in range(20):
+        deal = G.determinize(view, random.Random(k))
+        assert sorted(deal.state.hands[2]) == sorted(game.state.hands[2])
+        assert sorted(deal.state.hands[1]) == sorted(game.state.hands[1])
+        assert deal.legal_actions() == game.legal_actions()
