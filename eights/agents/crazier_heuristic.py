@@ -25,14 +25,8 @@ from collections import Counter
 from typing import Any
 
 from ..engines.base import PlayerView
-from ..engines.crazier_cards import CrazierCards, load
-from ..engines.crazier_eights import (
-    ACTIONS,
-    END_ID,
-    NO,
-    PLAY,
-    YES,
-)
+from ..engines.crazier_actions import ACTIONS, END_ID, NO, YES
+from ..engines.crazier_cards import PLAY, CrazierCards, load
 from .base import Agent
 
 DISCARD, PLAY_BLOCK = ACTIONS["discard"], ACTIONS["play"]

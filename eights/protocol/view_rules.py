@@ -34,6 +34,7 @@ from typing import Any
 from ..cards import NUM_STANDARD, RANK, SUIT, card, card_text
 from ..config import GameConfig
 from ..engines.base import Event
+from ..engines.crazier_abilities import ability_ask
 from ..engines.crazier_cards import load, text_of
 
 JOKERS_FOUR_OF_SPADES = card(4, 3)
@@ -438,7 +439,6 @@ _MAIN_DECISIONS = ("main", "name colour")
 
 
 def _crazier_ability(known: Known) -> tuple[int, int]:
-    from ..engines.crazier_eights import ability_ask  # (the engine reads this module's rules)
     agenda = known.values["agenda"]
     programs = load(known.config.card_file).programs
     return ability_ask(programs, agenda[-1] if agenda else None)

@@ -18,12 +18,8 @@ from importlib import resources
 import pytest
 
 import eights
-from eights.engines.crazier_eights import (
-    ACTIONS,
-    PHASES,
-    CrazierEightsConfig,
-    CrazierEightsGame,
-)
+from eights.engines.crazier_actions import ACTIONS
+from eights.engines.crazier_eights import PHASES, CrazierEightsConfig, CrazierEightsGame
 from eights.engines.table import Frame
 from tests.conftest import all_cards
 
