@@ -47,5 +47,5 @@ def test_a_policy_without_a_model_for_the_table_is_refused_before_the_first_card
     run = play("--opponents", opponents)
     assert run.returncode == 2
     assert "'policy' has no shipped model for" in run.stdout
-    assert "shipped models: baby_eating_eights-4p, crazy_eights-2p" in run.stdout
+    assert "shipped models: baby_eating_eights-4p, crazier_eights-2p, crazy_eights-2p" in run.stdout
     assert "Press ? for help." not in run.stdout  # nothing was dealt
