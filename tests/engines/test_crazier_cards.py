@@ -891,63 +891,46 @@ def test_the_built_in_file_loads_52_cards():
                                               "on the table of your choice.")
 
 
-def test_a_card_file_missing_a_card():
-    text = edit(record("Potion of Vitality"), "")
-    with pytest.raises(CardFileError, match=r"the set lacks 7G; a card set has one card of "
-                                            r"each rank A-K in each of the four colours"):
-        parse(text)
+#: (how the built-in file is broken, the error that must name the card, field and what is allowed)
+BROKEN_FILES = {
+    "missing a card": (
+        lambda: edit(record("Potion of Vitality"), ""),
+        r"the set lacks 7G; a card set has one card of each rank A-K in each of the four "
+        r"colours"),
+    "a rank and colour twice": (
+        lambda: change("Potion of Vitality", 'rank = "7"', 'rank = "6"'),
+        r"card 20 \(Potion of Vitality\) and card 19 \(Druid Circle\) are both the six of "
+        r"green; every rank and first colour comes once"),
+    "an unknown step": (
+        lambda: change("Potion of Vitality", 'do = "discard_extra"', 'do = "explode"'),
+        r"card 20 \(Potion of Vitality\), field 'play\[0\]': do = 'explode' is not a step; "
+        r"steps are draw, discard_extra, .*, repeat, if"),
+    "a bad who": (
+        lambda: change("Tempest", 'who = "each_opponent"', 'who = "everyone"'),
+        r"card 18 \(Tempest\), field 'play\[0\]': draw: who = 'everyone'; allowed: you, "
+        r"chosen, each_opponent, each_player, turn_players"),
+    "a bad colour": (
+        lambda: edit('colours = ["blue", "purple", "green", "orange"]',
+                     'colours = ["blue", "pink"]'),
+        r"card 37 \(Rainbow Serpent\), field 'colours': 'pink' is not a colour; the colours "
+        r"are purple \(eye\), green \(ankh\), blue \(moon\), orange \(sun\)"),
+    "an event with a begin_turn ability": (
+        lambda: change("Ferocity", 'type = "event"\n',
+                       'type = "event"\nbegin_turn = [{ do = "discard_extra", count = 1 }]\n'),
+        r"card 43 \(Ferocity\), field 'begin_turn': an event has no 'begin_turn' abilities; "
+        r"an event has play"),
+    "an unknown field": (
+        lambda: change("Castle", 'type = "asset"\n', 'type = "asset"\ncost = 3\n'),
+        r"card 52 \(Castle\), field 'cost': unknown field; a card has rank, colours, name, "
+        r"type, text, substitute, play, begin_turn, end_turn, opponent_begin_turn"),
+}
 
 
-def test_a_card_file_with_a_rank_and_colour_twice():
-    text = change("Potion of Vitality", 'rank = "7"', 'rank = "6"')
-    with pytest.raises(CardFileError, match=r"card 20 \(Potion of Vitality\) and card 19 "
-                                            r"\(Druid Circle\) are both the six of green; "
-                                            r"every rank and first colour comes once"):
-        parse(text)
-
-
-def test_a_card_file_with_an_unknown_step():
-    text = change("Potion of Vitality", 'do = "discard_extra"', 'do = "explode"')
-    with pytest.raises(CardFileError, match=r"card 20 \(Potion of Vitality\), field "
-                                            r"'play\[0\]': do = 'explode' is not a step; "
-                                            r"steps are draw, discard_extra, .*, repeat, if"):
-        parse(text)
-
-
-def test_a_card_file_with_a_bad_who():
-    text = change("Tempest", 'who = "each_opponent"', 'who = "everyone"')
-    with pytest.raises(CardFileError, match=r"card 18 \(Tempest\), field 'play\[0\]': draw: "
-                                            r"who = 'everyone'; allowed: you, chosen, "
-                                            r"each_opponent, each_player, turn_players"):
-        parse(text)
-
-
-def test_a_card_file_with_a_bad_colour():
-    text = edit('colours = ["blue", "purple", "green", "orange"]',
-                'colours = ["blue", "pink"]')
-    with pytest.raises(CardFileError, match=r"card 37 \(Rainbow Serpent\), field 'colours': "
-                                            r"'pink' is not a colour; the colours are purple "
-                                            r"\(eye\), green \(ankh\), blue \(moon\), orange "
-                                            r"\(sun\)"):
-        parse(text)
-
-
-def test_a_card_file_with_an_event_that_has_a_begin_turn_ability():
-    text = change("Ferocity", 'type = "event"\n',
-                  'type = "event"\nbegin_turn = [{ do = "discard_extra", count = 1 }]\n')
-    with pytest.raises(CardFileError, match=r"card 43 \(Ferocity\), field 'begin_turn': an "
-                                            r"event has no 'begin_turn' abilities; an event "
-                                            r"has play"):
-        parse(text)
-
-
-def test_a_card_file_with_an_unknown_field():
-    text = change("Castle", 'type = "asset"\n', 'type = "asset"\ncost = 3\n')
-    with pytest.raises(CardFileError, match=r"card 52 \(Castle\), field 'cost': unknown field; "
-                                            r"a card has rank, colours, name, type, text, "
-                                            r"substitute, play, begin_turn, end_turn, "
-                                            r"opponent_begin_turn"):
-        parse(text)
+@pytest.mark.parametrize("broken", BROKEN_FILES)
+def test_a_broken_card_file_is_refused_naming_card_field_and_what_is_allowed(broken):
+    make_text, message = BROKEN_FILES[broken]
+    with pytest.raises(CardFileError, match=message):
+        parse(make_text())
 
 
 def test_a_card_file_that_is_not_toml():
