@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from ..engines.baby_eating_eights import BabyEatingEightsGame
 from .base import variant_env
-from .docs import env_docstring
+from .docs import EnvDoc
 
 raw_env, env = variant_env(BabyEatingEightsGame, __name__)
 
-__doc__ = env_docstring(
+DOC = EnvDoc(
     BabyEatingEightsGame, __name__,
     summary="""
 Baby-Eating Eights: PettingZoo AEC environment.
@@ -36,3 +36,4 @@ pending, every frame public), which the observation summarises in `phase`,
             "`pending` or `offender`, which were always 0 here), laid out from the declared "
             "view fields; actions and games unchanged."),
     ])
+__doc__ = DOC.docstring()

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from ..engines.crazier_eights import CrazierEightsGame
 from .base import variant_env
-from .docs import env_docstring
+from .docs import EnvDoc
 
 raw_env, env = variant_env(CrazierEightsGame, __name__)
 
-__doc__ = env_docstring(
+DOC = EnvDoc(
     CrazierEightsGame, __name__,
     summary="""
 Crazier Eights: PettingZoo AEC environment.
@@ -35,3 +35,4 @@ hand is the top frame of `agenda` (`main`, `name_colour`, `target`, `colour`,
         (1, "the first release, on the table core."),
     ],
     players=(2, 3, 4))
+__doc__ = DOC.docstring()

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from ..engines.crazy_eights import CrazyEightsGame
 from .base import variant_env
-from .docs import env_docstring
+from .docs import EnvDoc
 
 raw_env, env = variant_env(CrazyEightsGame, __name__)
 
-__doc__ = env_docstring(
+DOC = EnvDoc(
     CrazyEightsGame, __name__,
     summary="""
 Crazy Eights: PettingZoo AEC environment.
@@ -31,3 +31,4 @@ when it plays. `drawn` is seen only by the player deciding about its drawn card.
             "`pending` or `offender`; `phase` has this variant's three phases), laid out "
             "from the declared view fields; actions and games unchanged."),
     ])
+__doc__ = DOC.docstring()

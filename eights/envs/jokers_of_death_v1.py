@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from ..engines.jokers_of_death import JokersOfDeathGame
 from .base import variant_env
-from .docs import env_docstring
+from .docs import EnvDoc
 
 raw_env, env = variant_env(JokersOfDeathGame, __name__)
 
-__doc__ = env_docstring(
+DOC = EnvDoc(
     JokersOfDeathGame, __name__,
     summary="""
 Jokers of Death (Insane Eights): PettingZoo AEC environment.
@@ -35,3 +35,4 @@ the pile a Jack's or King's follow or an 8's suit is about.
         (1, "the first release, on the table core."),
     ],
     players=(2, 3, 4))
+__doc__ = DOC.docstring()

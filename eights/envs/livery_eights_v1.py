@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from ..engines.livery_eights import LiveryEightsGame
 from .base import variant_env
-from .docs import env_docstring
+from .docs import EnvDoc
 
 raw_env, env = variant_env(LiveryEightsGame, __name__)
 
-__doc__ = env_docstring(
+DOC = EnvDoc(
     LiveryEightsGame, __name__,
     summary="""
 Livery Eights: PettingZoo AEC environment.
@@ -33,3 +33,4 @@ when it plays.
             "`drawn`; `phase` has this variant's four phases), laid out from the declared "
             "view fields; actions and games unchanged."),
     ])
+__doc__ = DOC.docstring()

@@ -1,0 +1,72 @@
+"""The env pages in docs/envs/ match the code: their generated blocks are current."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from eights.engines.encoding import Encoder
+from eights.envs import pages
+from eights.variants import REGISTRY
+
+ROOT = Path(__file__).resolve().parents[2]
+EXPECTED_BLOCKS = {"summary", "overview", "position", "actions", "observation", "notes",
+                   "options", "history"}
+
+
+@pytest.mark.parametrize("variant", REGISTRY)
+def test_every_variant_has_a_page_whose_generated_blocks_are_current(variant):
+    path = pages.page_path(ROOT, variant)
+    text = path.read_text(encoding="utf-8")
+    assert {m.group("name") for m in pages.BLOCK.finditer(text)} == EXPECTED_BLOCKS
+    assert pages.stale_blocks(ROOT, variant) == [], (
+        f"{path} is out of date: run python -m eights.envs.pages")
+
+
+@pytest.mark.parametrize("variant", REGISTRY)
+def test_the_pages_observation_table_indexes_the_vector_the_env_returns(variant):
+    """Read as a user would: the rows of the page's table tile the observation the env
+    really returns at 2 players, each feature at the index the encoder writes it to."""
+    from eights.envs import make_env
+
+    text = pages.page_path(ROOT, variant).read_text(encoding="utf-8")
+    block = next(m.group("body") for m in pages.BLOCK.finditer(text)
+                 if m.group("name") == "observation")
+    rows = [line.split("|")[1:3] for line in block.splitlines()
+            if line.startswith("| ") and line[2].isdigit()]
+    engine = pages.env_doc(variant).engine
+    encoder: Encoder = engine.encoder(engine.Config.from_options(num_players=2))
+    expected_start = 0
+    for span, name in rows:
+        first, _, last = span.strip().partition("-")
+        start, stop = int(first), int(last or first) + 1
+        assert start == expected_start == encoder.offsets[name.strip(" `")], name
+        expected_start = stop
+    env = make_env(variant, num_players=2)
+    env.reset(seed=0)
+    observation = env.observe(env.agent_selection)["observation"]
+    assert expected_start == encoder.size == observation.shape[0]
+
+
+def test_check_reports_a_stale_page_and_the_rewrite_fixes_it(tmp_path, capsys):
+    (tmp_path / "docs").mkdir()
+    shutil.copytree(ROOT / "docs" / "envs", tmp_path / "docs" / "envs")
+    page = tmp_path / "docs" / "envs" / "crazy_eights.md"
+    page.write_text(page.read_text().replace("Discrete(", "Discrete(9"), encoding="utf-8")
+    assert pages.main(["--root", str(tmp_path), "--check", "crazy_eights"]) == 1
+    assert "out of date: overview" in capsys.readouterr().out
+    assert pages.main(["--root", str(tmp_path), "crazy_eights"]) == 0
+    assert page.read_text() == (ROOT / "docs" / "envs" / "crazy_eights.md").read_text()
+
+
+def test_an_unknown_block_or_variant_is_refused(tmp_path, capsys):
+    with pytest.raises(ValueError, match=r"unknown generated block 'bogus'; the blocks are "
+                                         r"summary, overview"):
+        pages.refreshed("<!-- generated: bogus -->\nx\n<!-- /generated -->", "crazy_eights",
+                        "page.md")
+    with pytest.raises(SystemExit):
+        pages.main(["no_such_variant"])
+    assert "unknown variant 'no_such_variant'; the variants are crazy_eights" in (
+        capsys.readouterr().err)
