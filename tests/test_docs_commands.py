@@ -4,7 +4,7 @@ Each Markdown file's fenced blocks are read in order: ``sh``/``bash``/``shell``
 blocks line by line (a trailing backslash continues a line, ``#`` starts a
 comment), ``console`` blocks by their ``$ `` lines, and ``python`` blocks as whole
 scripts. The commands of one file run in order in one fresh directory (with the
-repository's ``examples`` linked in), so a file may train a model and then play
+repository's ``examples`` and ``benchmarks`` linked in), so a file may train a model and then play
 it, as a reader would. ``eights`` is the venv's command.
 
 How a block is checked is said by an HTML comment on the line before its fence:
@@ -41,6 +41,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 BIN = Path(sys.executable).parent
+#: the repository's directories a doc's commands may name, linked into its fresh directory
+LINKED = ("examples", "benchmarks")
 RUN_SECONDS = 240
 START_SECONDS = 8
 FENCE = re.compile(r"^```(\w*)\s*$")
@@ -190,7 +192,8 @@ def doc_id(path: Path) -> str:
 
 @pytest.mark.parametrize("path", DOCS, ids=doc_id)
 def test_every_command_of_the_doc_works_as_written(path: Path, tmp_path: Path) -> None:
-    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    for tree in LINKED:
+        (tmp_path / tree).symlink_to(ROOT / tree)
     ran = 0
     started = time.monotonic()
     background: list[subprocess.Popen] = []
