@@ -7,7 +7,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt
 
-.PHONY: run test test-slow lint bench clean
+.PHONY: run test test-slow lint bench notebooks clean
 
 $(VENV)/.created:
 	@test -n "$(PYTHON)" || { echo "error: no Python 3.10 or newer on PATH (tried python3.11," \
@@ -30,7 +30,7 @@ run: $(VENV)/.run
 		--games 300 --out runs/make-run --restart
 
 test: $(VENV)/.test
-	$(VENV)/bin/ruff check eights tests benchmarks examples
+	$(VENV)/bin/ruff check eights tests benchmarks examples notebooks
 	$(PY) -m pytest -n 2 -q
 
 # the attack reproductions too long for `make test` (marked `long`)
@@ -39,6 +39,10 @@ test-slow: $(VENV)/.test
 
 bench: $(VENV)/.test
 	$(PY) benchmarks/throughput.py
+
+# the notebooks run with their full budgets and written back with their outputs
+notebooks: $(VENV)/.test
+	$(PY) notebooks/run.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
