@@ -10,7 +10,7 @@ Importing ``eights`` registers the Gymnasium ids of the single-agent wrapper
 """
 
 from .config import ConfigError
-from .engines import VARIANTS, GameRecord, IllegalActionError, make_game, replay
+from .engines import VARIANTS, GameRecord, IllegalActionError, make_game, replay, stacked_game
 from .registration import GYM_IDS, register_envs
 
 register_envs()
@@ -18,4 +18,4 @@ register_envs()
 __version__ = "0.1.0"
 
 __all__ = ["GYM_IDS", "VARIANTS", "ConfigError", "GameRecord", "IllegalActionError", "make_game",
-           "replay"]
+           "replay", "stacked_game"]

@@ -33,6 +33,19 @@ def make_game(variant: str, *, seed: int | None = None, deck: Any = None,
     return engine_class(variant)(seed=seed, deck=deck, first_player=first_player, **config)
 
 
+def stacked_game(variant: str, hands: Any, turned_up: Any, stock: Any = (), *,
+                 first_player: int = 0, seed: int | None = None, **config: Any) -> Engine:
+    """A new game of ``variant`` dealt from a stacked deck: ``hands`` in seat order, the
+    ``turned_up`` card (or each pile's), ``stock`` top first; see ``TableEngine.stacked``.
+
+    >>> game = stacked_game("crazy_eights", ["7C QD 7H", "2S 3S 4S"], "9H", hand_size=3)
+    >>> game.legal_texts()
+    ['play 7H', 'draw']
+    """
+    return engine_class(variant).stacked(hands, turned_up, stock, first_player=first_player,
+                                         seed=seed, **config)
+
+
 def replay(record: GameRecord) -> Engine:
     """Replay a :class:`GameRecord` of any variant."""
     return engine_class(record.variant).replay(record)
@@ -40,5 +53,5 @@ def replay(record: GameRecord) -> Engine:
 
 __all__ = [
     "VARIANTS", "Engine", "Event", "GameRecord", "IllegalActionError", "PlayerView",
-    "engine_class", "make_game", "replay",
+    "engine_class", "make_game", "replay", "stacked_game",
 ]

@@ -333,6 +333,7 @@ class JokersOfDeathGame(TableEngine):
     low_score_wins = True
     phases = PHASES
     view_fields = VIEW_FIELDS
+    deal_step = -1  # dealt counter-clockwise from the first player, as play goes
     frame_args: ClassVar[dict[str, tuple[str, ...]]] = {
         "turn": (), "answer": (), "follow": ("count",), "suit": ("count",), "knock": (),
         "direction": (), "end": (), "pile_hand": ("count",),
@@ -393,8 +394,7 @@ class JokersOfDeathGame(TableEngine):
         n = len(hands)
         if n != cfg.num_players:
             raise ConfigError(f"stacked_deck: {n} hands for num_players={cfg.num_players}")
-        # (dealt counter-clockwise from the first player)
-        return cls._stack(hands, piles, stock, deck_of(cfg), first_player, step=-1)
+        return cls._stack(hands, piles, stock, deck_of(cfg), first_player, cls.deal_step)
 
     # ------------------------------------------------------------ the deal
     def _new_state(self, first: int) -> JokersState:
@@ -410,7 +410,7 @@ class JokersOfDeathGame(TableEngine):
         turned up from the stock (a Joker goes under the stock and the next card is turned);
         ``first``'s turn on the agenda."""
         s, cfg, n = self.state, self.config, self.num_players
-        self._deal_hands(self._new_deck(), first, cfg.hand_size, step=-1)
+        self._deal_hands(self._new_deck(), first, cfg.hand_size, step=self.deal_step)
         for k, value in empty_piles(cfg.piles, NUM_KINDS).items():
             setattr(s, k, value)
         s.killed = [0] * cfg.piles

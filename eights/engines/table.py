@@ -112,6 +112,8 @@ class TableEngine(Engine):
     #: per frame kind, the kinds of its arguments (``card``, ``seat``, ``bool``, ``count``,
     #: ``int``): how a view's agenda is written for the protocol
     frame_args: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: the way the deal goes round from the first player: +1 up the seats, -1 down
+    deal_step: ClassVar[int] = 1
 
     state: TableState
 
@@ -360,6 +362,35 @@ class TableEngine(Engine):
                 s.hands[(first + step * k) % n].append(deck[pos])
                 pos += 1
         s.stock = deck[pos:][::-1]
+
+    @classmethod
+    def stacked(cls, hands: Sequence[Sequence[int | str] | str],
+                turned_up: Sequence[int | str] | str, stock: Sequence[int | str] | str = (),
+                *, first_player: int = 0, seed: int | None = None, **options: Any
+                ) -> TableEngine:
+        """A new game dealt from a stacked deck, the way scenario tests and notebooks set
+        up a position: ``hands`` in seat order (``"QD 2C 3C"`` or a list), ``turned_up``
+        (the starter card, or each pile's card in pile order), ``stock`` (top first) on
+        top of the draw pile and the rest of the variant's deck below it in id order.
+
+        ``options`` are the variant's (``num_players`` defaults to the number of hands);
+        ``seed`` drives what the deal does not fix (reshuffles, random choices). Hands that
+        do not fit the table (their number, their size, more copies of a card than the
+        deck holds) are refused with a :class:`ConfigError` naming what is wrong.
+        """
+        options.setdefault("num_players", len(hands))
+        game = cls(seed=seed, **options)
+        if len(hands) != game.num_players:
+            raise ConfigError(f"stacked: {len(hands)} hands for num_players={game.num_players}")
+        size = len(cls.cardset.parse_many(hands[0])) if hands else 0
+        dealt = game.config.hand_size
+        if size != dealt:
+            raise ConfigError(f"stacked: hands of {size} cards, but this table deals {dealt}; "
+                              f"give {dealt}-card hands or set hand_size={size}")
+        deck = cls._stack(hands, turned_up, stock, game.full_deck(), first_player,
+                          cls.deal_step)
+        game.reset(seed=seed, deck=deck, first_player=first_player)
+        return game
 
     @classmethod
     def _stack(cls, hands: Sequence[Sequence[int | str] | str],

@@ -423,3 +423,56 @@ def test_restore_undoes_everything_a_move_did() -> None:
     assert game.events == events
     assert game.view(0).discard_counts == bytes(state.pile_counts[0])
     assert NO_CARD not in game.state.piles[0]
+
+
+# ------------------------------------------------------------ stacked games
+#: per variant: (options, hands in seat order, turned up, stock top first)
+STACKED = {
+    "crazy_eights": ({"hand_size": 3}, ["7C QD 7H", "2S 3S 4S"], "9H", "KD"),
+    "livery_eights": ({"hand_size": 3}, ["7C QD 7H", "2S 3S 4S", "5D 6D 9D"], "9H", "KD"),
+    "baby_eating_eights": ({"hand_size": 2}, ["QD 2C", "JC JS"], "9D", "3H"),
+    "jokers_of_death": ({"hand_size": 2}, ["4S 6H", "9S 10S", "BJ 9D"], "5S 6C 7D", "2H"),
+    "crazier_eights": ({"hand_size": 2}, ["5P KO", "7G 2B"], "9B", "3O"),
+}
+
+
+def own_stacking_keywords(game) -> dict:
+    """What each variant's own ``stacked_deck`` (the scenario tests') needs to know of the
+    table: its deck, as that variant spells it."""
+    if game.variant in ("crazy_eights", "livery_eights"):
+        return {"num_decks": game.config.num_decks}
+    if game.variant == "baby_eating_eights":
+        return {"expanded": game.config.expanded}
+    return {"config": game.config}
+
+
+@pytest.mark.parametrize("variant", sorted(STACKED))
+def test_stacked_game_deals_what_the_variants_own_stacked_deck_deals(variant):
+    """``eights.stacked_game`` is one call for every variant, and its deck is the one the
+    variant's scenario tests stack (the deal order, the turned-up cards, the stock)."""
+    import eights
+
+    options, hands, turned_up, stock = STACKED[variant]
+    game = eights.stacked_game(variant, hands, turned_up, stock, first_player=1, seed=3,
+                               **options)
+    expected = type(game).stacked_deck(hands, turned_up, stock, first_player=1,
+                                       **own_stacking_keywords(game))
+    assert game.record().deck == tuple(game.cardset.text(c) for c in expected)
+    assert game.num_players == len(hands) and game.record().seed == 3
+
+
+@pytest.mark.parametrize(("hands", "options", "message"), [
+    (["7C QD 7H", "2S 3S 4S"], {"hand_size": 5},
+     r"stacked: hands of 3 cards, but this table deals 5; give 5-card hands or set "
+     r"hand_size=3"),
+    (["7C QD 7H"], {"hand_size": 3, "num_players": 2}, r"stacked: 1 hands for num_players=2"),
+    (["7C 7C 7C", "7C 2S 3S"], {"hand_size": 3, "num_decks": 1},
+     r"too many copies of 7C"),
+    (["7C QD", "2S 3S 4S"], {"hand_size": 2}, r"every hand must have the same size"),
+])
+def test_stacked_game_refuses_hands_that_do_not_fit_the_table(hands, options, message):
+    import eights
+    from eights.config import ConfigError
+
+    with pytest.raises(ConfigError, match=message):
+        eights.stacked_game("crazy_eights", hands, "9H", **options)
