@@ -57,3 +57,11 @@ def test_compare_runs_reads_two_runs_and_plots_them(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "n_envs=8" in out and "n_envs=32" in out and png.stat().st_size > 0
     assert "36.7%" in out and "40.0%" in out  # the last three evaluations' means
+
+
+def test_rating_order_rates_the_same_games_in_several_orders(capsys):
+    assert load("rating_order").main(["--games", "6", "--shuffles", "3",
+                                      "--agents", "random,heuristic"]) == 0
+    out = capsys.readouterr().out
+    assert "6 games (6 a pair)" in out and "tau default: 1 distinct ranking over 3" in out
+    assert "tau 0:" in out
