@@ -1,11 +1,12 @@
-"""How much a tournament's openskill ratings depend on the order its games are rated in.
+"""How much a tournament's ratings depend on the order its games are rated in.
 
-The standings are sorted by openskill's conservative rating, computed game
-after game in schedule order. Fixed agents do not change during a tournament,
-so any spread over orders of the *same* games is noise in the ranking. This
-plays one round-robin, rates its games in schedule order and in ``--shuffles``
-random orders, with openskill's default ``tau`` and with ``tau=0``, and prints
-the spread of each agent's rating and how many different rankings came out.
+openskill rates game after game. Fixed agents do not change during a
+tournament, so any spread over orders of the *same* games is noise in the
+ranking. This plays one round-robin and rates its games in schedule order and
+in ``--shuffles`` random orders: with one openskill pass (its default ``tau``,
+and ``tau=0``), and with :func:`eights.tournament.rate`, which the standings
+use (the mean over seeded orders of the sorted games). It prints the spread of
+each agent's rating and how many different rankings came out.
 
     python benchmarks/rating_order.py                       # 1,000 games a pair, ~10 s
     python benchmarks/rating_order.py --games 200 --shuffles 5
@@ -23,14 +24,20 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from eights.tournament import RESULTS_FILE, ResultsStore, Tournament, run_tournament
+from eights.tournament import RESULTS_FILE, ResultsStore, Tournament, rate, run_tournament
+
+#: the ways of rating compared: one openskill pass (with its tau), or eights' rate()
+METHODS = ("one pass, default tau", "one pass, tau=0", "eights (mean of orders)")
 
 
-def rate_in_order(agents, games, tau: float | None) -> dict[str, tuple[float, float]]:
+def rate_in_order(agents, games, method: str) -> dict[str, tuple[float, float]]:
     """Each agent's (mu, sigma) after rating ``games`` (seats, ranks) in the given order."""
     from openskill.models import PlackettLuce
 
-    model = PlackettLuce() if tau is None else PlackettLuce(tau=tau)
+    if method == METHODS[2]:
+        ratings, _ = rate(agents, games)
+        return {a: (r.mu, r.sigma) for a, r in ratings.items()}
+    model = PlackettLuce() if method == METHODS[0] else PlackettLuce(tau=0.0)
     current = {a: model.rating() for a in agents}
     for seats, ranks in games:
         updated = model.rate([[current[s]] for s in seats], ranks=list(ranks))
@@ -63,19 +70,18 @@ def main(argv: list[str] | None = None) -> int:
     console = Console()
     console.print(f"{args.variant}, {len(games):,} games ({args.games:,} a pair); win rates: "
                   + ", ".join(f"{s.agent} {s.win_rate:.1%}" for s in result.standings))
-    table = Table(title=f"openskill ratings over {args.shuffles} random orders of the same games")
-    for column in ("tau", "agent", "mu in schedule order", "mu: mean over orders",
+    table = Table(title=f"ratings over {args.shuffles} random orders of the same games")
+    for column in ("rated by", "agent", "mu in schedule order", "mu: mean over orders",
                    "mu: sd over orders", "sigma"):
-        table.add_column(column, justify="left" if column in ("tau", "agent") else "right")
+        table.add_column(column, justify="left" if column in ("rated by", "agent") else "right")
     rankings: dict[str, set[tuple[str, ...]]] = {}
-    for tau in (None, 0.0):
-        name = "default" if tau is None else "0"
-        scheduled = rate_in_order(agents, games, tau)
+    for name in METHODS:
+        scheduled = rate_in_order(agents, games, name)
         runs = []
         for k in range(args.shuffles):
             order = list(games)
             random.Random(k).shuffle(order)
-            runs.append(rate_in_order(agents, order, tau))
+            runs.append(rate_in_order(agents, order, name))
         rankings[name] = {ranking(r) for r in runs}
         for agent in agents:
             mus = [r[agent][0] for r in runs]
@@ -85,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     console.print(table)
     for name, seen in rankings.items():
         plural = "" if len(seen) == 1 else "s"
-        console.print(f"tau {name}: {len(seen)} distinct ranking{plural} over {args.shuffles} "
+        console.print(f"{name}: {len(seen)} distinct ranking{plural} over {args.shuffles} "
                       f"orders")
     return 0
 

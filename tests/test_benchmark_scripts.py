@@ -63,5 +63,5 @@ def test_rating_order_rates_the_same_games_in_several_orders(capsys):
     assert load("rating_order").main(["--games", "6", "--shuffles", "3",
                                       "--agents", "random,heuristic"]) == 0
     out = capsys.readouterr().out
-    assert "6 games (6 a pair)" in out and "tau default: 1 distinct ranking over 3" in out
-    assert "tau 0:" in out
+    assert "6 games (6 a pair)" in out and "one pass, tau=0:" in out
+    assert "eights (mean of orders): 1 distinct ranking over 3 orders" in out

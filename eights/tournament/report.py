@@ -4,10 +4,11 @@ a win-rate heatmap and the rating history, the two plots as PNGs beside it.
 The head-to-head table lists each pair of agents once, the better-placed
 agent first (the heatmap is the full matrix). The rating history is drawn
 at the end of each round, where every table has played the same number of
-games: ratings are computed in schedule order, and within a round the
-schedule plays table after table, so points inside a round would show
-agents' ratings moving in blocks as their tables come up rather than
-anything about the agents.
+games: the history is one pass over the games in schedule order, and
+within a round the schedule plays table after table, so points inside a
+round would show agents' ratings moving in blocks as their tables come up
+rather than anything about the agents. Its last point is the order-free
+rating of the standings (:mod:`eights.tournament.ratings`).
 """
 
 from __future__ import annotations

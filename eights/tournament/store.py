@@ -293,7 +293,7 @@ class ResultsStore:
                  _json_or_null(result.decisions), _json_or_null(result.failures)))
 
     def games(self) -> Iterator[StoredGame]:
-        """Every stored game in schedule order (the order ratings are computed in)."""
+        """Every stored game in schedule order (the order the rating history follows)."""
         with self._guard("read its games"):
             rows = self._db.execute(
                 "SELECT idx, table_idx, deal, seats, deal_seed, winners, ranks, scores, "
