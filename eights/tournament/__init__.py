@@ -4,9 +4,13 @@
 >>> result = run_tournament(Tournament("crazy_eights", ("random", "heuristic"), games=20))
 >>> result.ranking()[0]
 'heuristic'
+
+``standings_table(result)`` and ``pairs_table(result)`` are the rich tables the
+``eights tournament`` command prints (``rich.console.Console().print(...)``).
 """
 
 from .backends import BACKENDS, run_games
+from .console import pairs_table, standings_table
 from .play import GameResult, TablePlayer, TournamentError
 from .ratings import Rating, rate
 from .results import PairResult, Standing, TournamentResult, summarize
@@ -18,6 +22,6 @@ from .store import ResultsStore, StoreError
 __all__ = [
     "BACKENDS", "RESULTS_FILE", "GameResult", "PairResult", "Rating", "ResultsStore",
     "ScheduledGame", "Standing", "StoreError", "TablePlayer", "Tournament", "TournamentError",
-    "TournamentResult", "derive_seed", "mean_interval", "rate", "run_games", "run_tournament",
-    "summarize", "wilson_interval",
+    "TournamentResult", "derive_seed", "mean_interval", "pairs_table", "rate", "run_games",
+    "run_tournament", "standings_table", "summarize", "wilson_interval",
 ]
