@@ -34,11 +34,8 @@ G = BabyEatingEightsGame
 def new_game(hands: list[str], starter: str, stock: str = "", *, first: int = 0, seed: int = 0,
              **options) -> BabyEatingEightsGame:
     """A game dealt exactly ``hands`` (seat order), ``starter`` turned, ``stock`` on top."""
-    config = BabyEatingEightsConfig(num_players=len(hands), hand_size=len(hands[0].split()),
-                                    **options)
-    deck = G.stacked_deck(hands=hands, starter=starter, stock=stock.split(),
-                          first_player=first, expanded=config.expanded)
-    return G(config, deck=deck, first_player=first, seed=seed)
+    return G.stacked(hands, starter, stock.split(), first_player=first, seed=seed,
+                     hand_size=len(hands[0].split()), **options)
 
 
 def norm(text: str) -> str:

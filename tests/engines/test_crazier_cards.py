@@ -59,10 +59,8 @@ def new_game(hands: list[str], starter: str, stock: str = "", *, first: int = 0,
              seed: int = 1, **options) -> CrazierEightsGame:
     """A game dealt exactly ``hands`` (seat order), ``starter`` turned up, ``stock`` on top
     of the draw pile (its first card is drawn first, by seat 0 as its first turn begins)."""
-    config = CrazierEightsConfig(num_players=len(hands), hand_size=len(hands[0].split()),
-                                 **options)
-    deck = G.stacked_deck(hands, starter, stock, config=config, first_player=first)
-    return G(config, deck=deck, first_player=first, seed=seed)
+    return G.stacked(hands, starter, stock, first_player=first, seed=seed,
+                     hand_size=len(hands[0].split()), **options)
 
 
 def put_in_play(game: CrazierEightsGame, seat: int, cards: str) -> None:

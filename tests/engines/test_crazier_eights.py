@@ -33,10 +33,8 @@ def new_game(hands: list[str], starter: str = "7G", stock: str = "", *, first: i
              seed: int = 1, **options) -> CrazierEightsGame:
     """A game dealt exactly ``hands`` (seat order), ``starter`` turned up, ``stock`` on top
     of the draw pile (first drawn first)."""
-    config = CrazierEightsConfig(num_players=len(hands), hand_size=len(hands[0].split()),
-                                 **options)
-    deck = G.stacked_deck(hands, starter, stock.split(), config=config, first_player=first)
-    return G(config, deck=deck, first_player=first, seed=seed)
+    return G.stacked(hands, starter, stock.split(), first_player=first, seed=seed,
+                     hand_size=len(hands[0].split()), **options)
 
 
 def set_position(game: CrazierEightsGame, hands: list[str], pile: str, stock: str = "",

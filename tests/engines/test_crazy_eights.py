@@ -30,12 +30,8 @@ STANDARD_HANDS = ["8S KH 4C JD 2H 9S QC", "5H 3D 7C AS 10D 6S 8D"]
 # ------------------------------------------------------------------ helpers
 def deal(hands, starter, stock=(), *, first_player=0, num_decks=2, seed=11, **config):
     """A game dealt from a stacked deck: ``hands`` by seat, ``stock`` top first."""
-    deck = G.stacked_deck(hands=hands, starter=starter, stock=stock, num_decks=num_decks,
-                          first_player=first_player)
-    return eights.make_game(
-        "crazy_eights", deck=deck, first_player=first_player, num_players=len(hands),
-        num_decks=num_decks, hand_size=len(parse_cards(hands[0])), seed=seed, **config,
-    )
+    return G.stacked(hands, starter, stock, first_player=first_player, seed=seed,
+                     num_decks=num_decks, hand_size=len(parse_cards(hands[0])), **config)
 
 
 def hand(game, seat):

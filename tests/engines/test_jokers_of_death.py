@@ -30,10 +30,8 @@ PILES = "5H 6C 7D"
 def new_game(hands: list[str], piles: str = PILES, stock: str = "", *, first: int = 0,
              seed: int = 1, **options) -> JokersOfDeathGame:
     """A game dealt exactly ``hands`` (seat order), ``piles`` turned up, ``stock`` on top."""
-    config = JokersOfDeathConfig(num_players=len(hands), hand_size=len(hands[0].split()),
-                                 **options)
-    deck = G.stacked_deck(hands, piles, stock.split(), config=config, first_player=first)
-    return G(config, deck=deck, first_player=first, seed=seed)
+    return G.stacked(hands, piles, stock.split(), first_player=first, seed=seed,
+                     hand_size=len(hands[0].split()), **options)
 
 
 def set_position(game: JokersOfDeathGame, hands: list[str], tops: list[str], stock: str,

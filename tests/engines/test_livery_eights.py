@@ -23,10 +23,8 @@ SUIT_TEXTS = ["suit C", "suit D", "suit H", "suit S"]
 def new_game(hands: list[str], starter: str, stock: str = "", *, first: int = 0,
              **options) -> LiveryEightsGame:
     """A game dealt exactly ``hands`` (seat order), with ``starter`` turned and ``stock`` on top."""
-    deck = LiveryEightsGame.stacked_deck(hands=hands, starter=starter, stock=stock.split(),
-                                         first_player=first)
-    return eights.make_game("livery_eights", deck=deck, first_player=first,
-                            num_players=len(hands), hand_size=len(hands[0].split()), **options)
+    return LiveryEightsGame.stacked(hands, starter, stock.split(), first_player=first,
+                                    hand_size=len(hands[0].split()), **options)
 
 
 def hands(game: LiveryEightsGame) -> list[str]:
