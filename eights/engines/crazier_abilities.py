@@ -94,12 +94,8 @@ class AbilityRules:
             elif name == "choose_colour":
                 self.push("colour", seat, card, trigger, pc, target, colour, 0)
                 return
-            elif name == "destroy":
-                if self._destroyable(seat, op[1]):
-                    self.push("choose", seat, card, trigger, pc, target, colour, 0)
-                    return
-            elif name == "restore":
-                if self._restorable():
+            elif name in ("destroy", "restore"):  # a must-step with nothing to choose: no-op
+                if self._can(op, seat):
                     self.push("choose", seat, card, trigger, pc, target, colour, 0)
                     return
             elif name == "look":

@@ -101,7 +101,7 @@ class CrazierCards:
     when the card has none); ``draw_change[card]`` is ``(cause, change)`` pairs;
     ``saves[card]`` says the card is destroyed instead of its controller losing;
     ``needs[card]`` names what an event must be able to choose to be played
-    (``"destroy:<among>"``, ``"restore"``), or is empty.
+    (the ops ``("destroy", among)``, ``("restore",)``), or is empty.
     """
 
     name: str
@@ -110,7 +110,7 @@ class CrazierCards:
     programs: tuple[tuple[tuple[tuple, ...], ...], ...]
     draw_change: tuple[tuple[tuple[str, int], ...], ...]
     saves: tuple[bool, ...]
-    needs: tuple[tuple[str, ...], ...]
+    needs: tuple[tuple[tuple[str, ...], ...], ...]
     texts: tuple[str, ...]
     source: str
 
@@ -223,7 +223,7 @@ class _Card:
     programs: tuple[tuple[tuple, ...], ...] = ()
     draw_change: tuple[tuple[str, int], ...] = ()
     saves: bool = False
-    needs: tuple[str, ...] = ()
+    needs: tuple[tuple[str, ...], ...] = ()
 
     @property
     def id(self) -> int:
@@ -327,15 +327,16 @@ class _Card:
         self.draw_change = tuple(changes)
 
 
-def _needs(steps: list) -> tuple[str, ...]:
+def _needs(steps: list) -> tuple[tuple[str, ...], ...]:
     """What an event must be able to choose when played: its card-choosing steps that always
-    happen (not optional, not inside a test; the first round of a repeat)."""
+    happen (not optional, not inside a test; the first round of a repeat), as the ops the
+    engine asks ``_can`` about (``("destroy", among)``, ``("restore",)``)."""
     out = []
     for step in steps:
         if step.get("may"):
             continue
         if step["do"] in NEEDS_A_CARD:
-            out.append("restore" if step["do"] == "restore" else f"destroy:{step['among']}")
+            out.append(("restore",) if step["do"] == "restore" else ("destroy", step["among"]))
         elif step["do"] == "repeat":
             out.extend(_needs(step["steps"]))
     return tuple(dict.fromkeys(out))
@@ -508,7 +509,3 @@ class _Compiler:
             raise self._error(field, f"who = {who!r}: you or chosen")
         return (kind, value, who)
 
-
-def colour_text(colour: int) -> str:
-    """A colour's name, for narration."""
-    return COLOUR_NAMES[colour]

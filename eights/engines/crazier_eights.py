@@ -561,13 +561,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
     def playable(self, seat: int, c: int) -> bool:
         """An asset always; an event whose abilities must choose a card only when there is a
         card to choose (the sixth clarification)."""
-        for need in self.cards.needs[c]:
-            if need == "restore":
-                if not self._restorable():
-                    return False
-            elif not self._destroyable(seat, need.partition(":")[2]):
-                return False
-        return True
+        return all(self._can(need, seat) for need in self.cards.needs[c])
 
     def main_legal(self, frame: Frame) -> list[int]:
         s, p = self.state, frame.seat
