@@ -375,12 +375,11 @@ def _crazier_allies(known: Known, seat: int) -> list[int]:
 def _crazier_agenda(known: Known) -> list[dict[str, Any]]:
     """During a main phase, the main phase of the turn ``current_player`` leads: its
     ``main`` frame (and a ``name_colour`` on it after an 8) on top of its allies' still to
-    come, the ``end_phase`` and the ``next_turn``."""
+    come and the ``end_phase`` (which pushes the ``next_turn`` when it resolves)."""
     seat = known.values["current_player"]
     if seat < 0:
         return []
-    frames = [{"kind": "next_turn", "seat": seat, "args": []},
-              {"kind": "end_phase", "seat": seat, "args": []}]
+    frames = [{"kind": "end_phase", "seat": seat, "args": []}]
     frames += [{"kind": "main", "seat": q, "args": []}
                for q in reversed(_crazier_allies(known, seat))]
     if known.values["phase"] == "name colour":
@@ -453,7 +452,7 @@ CRAZIER_EIGHTS: dict[str, Rule] = {
         lambda known: known.values["phase"] not in _MAIN_DECISIONS,
         Default("a main phase's: a `main` frame for `current_player` (under a `name_colour` "
                 "one during `name colour`) on top of one for each ally still to take it "
-                "(seat order), an `end_phase` and a `next_turn` frame for `current_player`",
+                "(seat order) and an `end_phase` frame for `current_player`",
                 _crazier_agenda),
         {"required": ["phase"],
          "properties": {"phase": {"not": {"enum": list(_MAIN_DECISIONS)}}}}),

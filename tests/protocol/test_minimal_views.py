@@ -103,6 +103,7 @@ def test_defaults_equal_the_real_view_where_the_sent_fields_fix_them(variant: st
     fixed = ["game_over", "phase", "drawn_card", "teams", "guarantee_joker", "pending_draw",
              "hand_number", "offender"]
     checked = 0
+    agendas = [0, 0]  # defaulted agendas unlike, like the real one
     for game in positions(variant, games=6, rate=0.3, seed=1):
         view = game.view(game.current_player)
         data = view_to_json(view)
@@ -112,12 +113,13 @@ def test_defaults_equal_the_real_view_where_the_sent_fields_fix_them(variant: st
         for name in fixed:
             if name in filled:
                 assert getattr(back, name) == getattr(view, name), (name, view)
-        if variant == "baby_eating_eights":
+        if "agenda" in filled:
             # the decision at hand (the agenda's top frame: its kind and seat) is fixed by the
-            # phase and the player to act; during play so is whose turn it is
+            # phase and the player to act
             assert back.agenda[-1][:2] == view.agenda[-1][:2]
-            if view.phase == "play":
-                assert back.actor == view.actor
+            agendas[back.agenda == view.agenda] += 1
+        if variant == "baby_eating_eights" and view.phase == "play":
+            assert back.actor == view.actor  # during play so is whose turn it is
         if sum(getattr(view, "discard_counts", ())) == 1:  # only the starter: nothing unknown
             assert (back.discard_counts, back.stock_size) == (view.discard_counts,
                                                               view.stock_size)
@@ -128,6 +130,9 @@ def test_defaults_equal_the_real_view_where_the_sent_fields_fix_them(variant: st
             getattr(view, "direction", 0), view.first_player)
         checked += 1
     assert checked > 20
+    # a defaulted agenda is the real one, bar the rare position the sent fields cannot tell
+    # (19 of 297 in baby_eating_eights; none in jokers_of_death or crazier_eights)
+    assert agendas[0] <= agendas[1] // 10, f"defaulted agendas unlike/like: {agendas}"
 
 
 def test_a_hand_is_read_in_any_order() -> None:
