@@ -25,6 +25,7 @@ from collections import Counter
 from typing import Any
 
 from ..engines.base import PlayerView
+from ..engines.crazier_abilities import TRADE_TAKE
 from ..engines.crazier_actions import ACTIONS, END_ID, NO, YES
 from ..engines.crazier_cards import PLAY, CrazierCards, load
 from .base import Agent
@@ -102,10 +103,9 @@ class CrazierEightsHeuristic(Agent):
     @staticmethod
     def _safe(view: PlayerView, cards: CrazierCards, card: int) -> bool:
         """Whether playing ``card`` cannot make its player lose by its own test."""
-        after = len(view.hand) - 1
-        for op in cards.programs[card][PLAY]:
+        for op in cards.programs[card][PLAY]:  # (it may draw before the test: count the card)
             if (op[0] == "test" and op[1][0] == "hand_at_least" and op[1][2] == "you"
-                    and after + 1 >= op[1][1]):  # (it may draw before the test)
+                    and len(view.hand) >= op[1][1]):
                 return False
         return True
 
@@ -133,8 +133,7 @@ class CrazierEightsHeuristic(Agent):
     def _name_colour(self, view, cards, frame, legal) -> int:
         return COLOUR.id(self._best_colour(view, cards))
 
-    def _colour(self, view, cards, frame, legal) -> int:
-        return COLOUR.id(self._best_colour(view, cards))
+    _colour = _name_colour  # an ability's colour: the one held most, as for an 8
 
     @staticmethod
     def _best_colour(view: PlayerView, cards: CrazierCards) -> int:
@@ -161,7 +160,7 @@ class CrazierEightsHeuristic(Agent):
         if op[0] == "restore":
             return max(options, key=lambda a: card_value(cards, ACTIONS.value(a)))
         extra = frame.args[5]
-        if extra == 2:  # take from their hand: an 8, else the most useful card
+        if extra == TRADE_TAKE:  # take from their hand: an 8, else the most useful card
             return max(options, key=lambda a: (cards.cardset.rank[ACTIONS.value(a)] == EIGHT,
                                                card_value(cards, ACTIONS.value(a))))
         # give: the card least useful to me

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from ..actions import SUIT_VERBS
 from ..cards import CardError, cards_count
 from ..engines import engine_class
 from ..engines.base import PlayerView
@@ -27,8 +28,8 @@ WORDS = {"draw": "draw a card", "last card": "call last card", "knock": "knock (
          "keep": "keep the direction", "end": "end your main phase", "yes": "yes, do it",
          "no": "no"}
 #: what a verb followed by a card does, for the verbs other than play
-CARD_VERBS = {"bottom": "put {card} at the bottom of the pile", "discard": "discard {card}",
-              "choose": "choose {card}", "order": "let {card} take effect first"}
+CARD_PHRASES = {"bottom": "put {card} at the bottom of the pile", "discard": "discard {card}",
+                "choose": "choose {card}", "order": "let {card} take effect first"}
 
 
 def cards_of(view: PlayerView) -> CardSet:
@@ -49,9 +50,9 @@ def action_phrase(text: str, phase: str | None = None, cards: CardSet = STANDARD
     if text == "draw" and phase in DRAW_BY_PHASE:
         return DRAW_BY_PHASE[phase]
     verb, _, rest = text.partition(" ")
-    if verb in CARD_VERBS and rest:
+    if verb in CARD_PHRASES and rest:
         try:
-            return CARD_VERBS[verb].format(card=cards.spoken(cards.parse(rest)))
+            return CARD_PHRASES[verb].format(card=cards.spoken(cards.parse(rest)))
         except CardError:
             return text
     if verb == "target" and rest.isdigit():
@@ -65,7 +66,7 @@ def action_phrase(text: str, phase: str | None = None, cards: CardSet = STANDARD
         if more.startswith("pile "):  # play 4S pile 2: on pile 2
             more = "on " + more
         return f"{phrase} {more}".strip()
-    if verb in ("suit", "colour") and rest:
+    if verb in SUIT_VERBS and rest:
         try:
             return f"name {cards.colour_names[cards.parse_colour(rest)]}"
         except CardError:
@@ -128,7 +129,7 @@ def top_card_sentence(view: PlayerView) -> str:
     cards = cards_of(view)
     sentence = f"The top card is {cards.spoken(top)}"
     suit = getattr(view, "active_suit", getattr(view, "named", -1))
-    if 0 <= suit < 4 and (top >= 52 or top // 13 != suit):
+    if 0 <= suit < len(cards.colour_names) and cards.colour[top] != suit:
         sentence += f"; the suit to follow is {cards.colour_names[suit]}"
     pending = getattr(view, "pending_draw", 0)
     if pending:
@@ -147,10 +148,9 @@ def table_sentence(view: PlayerView, name: Callable[[int], str]) -> str:
     parts = [f"{name(p)}: " + (", ".join(cards.spoken(c) for c in zone) or "nothing")
              for p, zone in enumerate(zones)]
     sentence = "In play. " + "; ".join(parts) + "."
-    agenda = getattr(view, "agenda", ())
-    frame = agenda[-1] if agenda else None
-    if frame is not None and frame.kind in ("target", "colour", "choose", "ask"):
-        sentence += f" Taking effect: {ability_phrase(cards, frame.args[0])}"
+    asking = getattr(view, "ability", -1)  # the card whose ability asks the decision at hand
+    if asking >= 0:
+        sentence += f" Taking effect: {ability_phrase(cards, asking)}"
         sentence += "" if sentence.endswith(".") else "."
     return sentence
 

@@ -89,3 +89,41 @@ def test_hidden_cards_read_as_a_card_and_unknown_kinds_still_read():
     assert engine.describe_event(Event("draw", 1, -1, -1)) == "player 1 draws a card."
     assert engine.describe_event(Event("draw", 1, 0, -1)) == "player 1 draws the ace of clubs."
     assert engine.describe_event(Event("wobble", 2, 0, 3)) == "wobble: player 2 the ace of clubs 3."
+
+
+def random_views(variant: str, seed: int, **options):
+    """Every view of the player to act in a seeded game of random moves."""
+    game = make_game(variant, seed=seed, **options)
+    rng = random.Random(seed)
+    while not game.game_over:
+        yield game.view(game.current_player)
+        game.step(rng.choice(game.legal_actions()))
+
+
+def test_the_suit_to_follow_is_said_only_where_it_is_not_the_top_cards():
+    from eights.play.text import top_card_sentence
+
+    said = unsaid = 0
+    for view in random_views("crazy_eights", 3):
+        sentence = top_card_sentence(view)
+        named = view.cardset.colour[view.top] != view.active_suit
+        assert ("the suit to follow is" in sentence) == named, (sentence, view.top)
+        said += named
+        unsaid += not named
+    assert said and unsaid
+
+
+def test_an_ability_waiting_on_a_decision_is_read_with_its_card():
+    from eights.play.text import ability_phrase, cards_of, table_sentence
+
+    asking = quiet = 0
+    for seed in range(4):
+        for view in random_views("crazier_eights", seed):
+            sentence = table_sentence(view, lambda p: f"player {p}")
+            if view.ability >= 0:
+                assert f"Taking effect: {ability_phrase(cards_of(view), view.ability)}" in sentence
+                asking += 1
+            else:
+                assert "Taking effect" not in sentence
+                quiet += 1
+    assert asking and quiet
