@@ -22,6 +22,17 @@ from eights.engines.crazier_actions import ACTIONS
 from eights.engines.crazier_eights import PHASES, CrazierEightsConfig, CrazierEightsGame
 from eights.engines.table import Frame
 from tests.conftest import all_cards
+from tests.engines.crazier_helpers import (
+    cards_but,
+    conserved,
+    new_game,
+    sizes,
+    step,
+    stock_top,
+)
+from tests.engines.crazier_helpers import discard_pile as pile
+from tests.engines.crazier_helpers import events as events_from
+from tests.engines.crazier_helpers import texts as text
 
 G = CrazierEightsGame
 CS = G.cardset
@@ -29,12 +40,6 @@ COLOURS = ["colour P", "colour G", "colour B", "colour O"]
 
 
 # ---------------------------------------------------------------- helpers
-def new_game(hands: list[str], starter: str = "7G", stock: str = "", *, first: int = 0,
-             seed: int = 1, **options) -> CrazierEightsGame:
-    """A game dealt exactly ``hands`` (seat order), ``starter`` turned up, ``stock`` on top
-    of the draw pile (first drawn first)."""
-    return G.stacked(hands, starter, stock.split(), first_player=first, seed=seed,
-                     hand_size=len(hands[0].split()), **options)
 
 
 def set_position(game: CrazierEightsGame, hands: list[str], pile: str, stock: str = "",
@@ -78,16 +83,8 @@ def set_position(game: CrazierEightsGame, hands: list[str], pile: str, stock: st
     return start
 
 
-def step(game: CrazierEightsGame, *actions: str) -> int:
-    """Apply ``actions``; return the event index before them."""
-    start = len(game.events)
-    for a in actions:
-        game.step(a)
-    return start
 
 
-def text(cards) -> str:
-    return " ".join(CS.text(c) for c in cards)
 
 
 def hands(game: CrazierEightsGame) -> list[str]:
@@ -95,28 +92,16 @@ def hands(game: CrazierEightsGame) -> list[str]:
     return [text(sorted(h)) for h in game.state.hands]
 
 
-def sizes(game: CrazierEightsGame) -> list[int]:
-    return [len(h) for h in game.state.hands]
 
 
-def pile(game: CrazierEightsGame) -> str:
-    """The discard pile, bottom first (its top card last)."""
-    return text(game.state.piles[0])
 
 
 def zones(game: CrazierEightsGame) -> list[str]:
     return [text(z) for z in game.state.zones]
 
 
-def stock_top(game: CrazierEightsGame, k: int) -> str:
-    """The top ``k`` cards of the draw pile, top first."""
-    return text(game.state.stock[::-1][:k])
 
 
-def events_from(game: CrazierEightsGame, start: int = 0, *kinds: str) -> list[tuple]:
-    """Events from ``start`` on (only ``kinds`` if given), cards as text ('' for none)."""
-    return [(e.kind, e.player, "" if e.card < 0 else CS.text(e.card), e.arg)
-            for e in game.events[start:] if not kinds or e.kind in kinds]
 
 
 def table(game: CrazierEightsGame) -> dict:
@@ -128,19 +113,12 @@ def table(game: CrazierEightsGame) -> dict:
                 legal=game.legal_texts())
 
 
-def conserved(game: CrazierEightsGame) -> bool:
-    """Every card of the deck is somewhere, once per deck."""
-    return all_cards(game) == Counter(game.full_deck())
 
 
 def ids(cards: str) -> tuple[int, ...]:
     return tuple(sorted(CS.parse_many(cards)))
 
 
-def cards_but(*used: str) -> list[str]:
-    """Every card text of the set but ``used`` ones, in id order."""
-    gone = set(CS.parse_many(" ".join(used)))
-    return [CS.text(c) for c in range(52) if c not in gone]
 
 
 # ---------------------------------------------------------------- #1 cards and decks
