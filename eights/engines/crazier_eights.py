@@ -229,7 +229,11 @@ def _ask(game: CrazierEightsGame, seat: int) -> tuple[int, int]:
 
 
 def _ally_hands(game: CrazierEightsGame, seat: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(sorted(h)) for h in game.state.hands)
+    """Each ally's hand, sorted; ``()`` for the others (the ``allies`` visibility hides those
+    anyway: without teams, every seat, so no hand is sorted for nothing)."""
+    team = game.team_of
+    return tuple(tuple(sorted(h)) if team[q] == team[seat] and q != seat else ()
+                 for q, h in enumerate(game.state.hands))
 
 
 VIEW_FIELDS: tuple[ViewField, ...] = (

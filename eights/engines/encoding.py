@@ -344,7 +344,7 @@ class Allies(Encoding):
         return n - 1, write
 
     def describe(self, config):
-        return "1 for each opponent on the observer's team, next seat first"
+        return "1 for each other seat on the observer's team, next seat first"
 
 
 @dataclasses.dataclass(frozen=True)
