@@ -197,6 +197,14 @@ def _score_scale(config: CrazierEightsConfig) -> float:
     return float(20 * config.games)
 
 
+def team_in_play(team: Sequence[int], out: Sequence[int], seat: int) -> list[int]:
+    """``seat``'s team (``team``: each seat's) still in the game (``out``: each seat's flag),
+    from ``seat`` on in seat order: the order allies take their main phases. The protocol's
+    default agenda reads it too."""
+    n = len(team)
+    return [q for k in range(n) if team[q := (seat + k) % n] == team[seat] and not out[q]]
+
+
 def _follow(game: CrazierEightsGame, seat: int) -> int:
     """The colours a discard may have (bit per colour): the colour named for an 8 on top,
     else every colour of the top card."""
@@ -448,9 +456,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
     # ------------------------------------------------------------ seats
     def allies(self, seat: int) -> list[int]:
         """``seat``'s team still in the game, from ``seat`` on in seat order."""
-        team, s, n = self._team_of, self.state, self.num_players
-        return [q for k in range(n) if team[q := (seat + k) % n] == team[seat]
-                and not s.out[q]]
+        return team_in_play(self._team_of, self.state.out, seat)
 
     def opponents(self, seat: int) -> list[int]:
         """The other teams' players still in the game, in turn order after ``seat``."""

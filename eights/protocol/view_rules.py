@@ -36,6 +36,7 @@ from ..config import GameConfig
 from ..engines.base import Event
 from ..engines.crazier_abilities import ability_ask
 from ..engines.crazier_cards import load, text_of
+from ..engines.crazier_eights import team_in_play
 
 JOKERS_FOUR_OF_SPADES = card(4, 3)
 
@@ -366,12 +367,6 @@ JOKERS_OF_DEATH: dict[str, Rule] = {
                       "without a top", _jokers_agenda),
 }
 
-def _crazier_allies(known: Known, seat: int) -> list[int]:
-    """``seat``'s team still in, in seat order from ``seat``."""
-    team, out, n = known.config.team_of(), known.values["out"], known.n
-    return [q for k in range(n) if team[q := (seat + k) % n] == team[seat] and not out[q]]
-
-
 def _crazier_agenda(known: Known) -> list[dict[str, Any]]:
     """During a main phase, the main phase of the turn ``current_player`` leads: its
     ``main`` frame (and a ``name_colour`` on it after an 8) on top of its allies' still to
@@ -381,7 +376,8 @@ def _crazier_agenda(known: Known) -> list[dict[str, Any]]:
         return []
     frames = [{"kind": "end_phase", "seat": seat, "args": []}]
     frames += [{"kind": "main", "seat": q, "args": []}
-               for q in reversed(_crazier_allies(known, seat))]
+               for q in reversed(team_in_play(known.config.team_of(), known.values["out"],
+                                              seat))]
     if known.values["phase"] == "name colour":
         frames.append({"kind": "name_colour", "seat": seat, "args": []})
     return frames
