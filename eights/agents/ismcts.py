@@ -40,6 +40,7 @@ import time
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from ..actions import SUIT_VERBS
 from ..config import ConfigError
 from ..engines import engine_class
 from ..engines.base import Engine, PlayerView
@@ -225,7 +226,8 @@ class _Playout(NamedTuple):
 
 
 def _playout_table(engine: type[Engine]) -> _Playout:
-    """``play <card>`` actions, those whose card has the engine's ``wild_rank``, ``suit X``."""
+    """``play <card>`` actions, those whose card has the engine's ``wild_rank``, and the
+    actions that name a suit or colour (``suit X``, ``colour X``)."""
     wild_rank = getattr(engine, "wild_rank", None)
     cards = engine.cardset
     plays, wild, suit_of = [], [], []
@@ -234,7 +236,7 @@ def _playout_table(engine: type[Engine]) -> _Playout:
         is_play = words[0] == "play"
         plays.append(is_play)
         wild.append(is_play and len(words) == 2 and cards.rank[cards.parse(words[1])] == wild_rank)
-        suit_of.append(cards.colour_codes.index(words[1]) if words[0] == "suit" else -1)
+        suit_of.append(cards.colour_codes.index(words[1]) if words[0] in SUIT_VERBS else -1)
     return _Playout(tuple(plays), tuple(wild), tuple(suit_of))
 
 
