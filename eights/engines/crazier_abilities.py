@@ -99,11 +99,11 @@ class AbilityRules:
                     self.push("choose", seat, card, trigger, pc, target, colour, 0)
                     return
             elif name == "look":
-                if self._look(seat, op[1]) and op[2]:
+                if self._see(seat, op[1], "look") and op[2]:
                     self.push("choose", seat, card, trigger, pc, target, colour, 0)
                     return
             elif name == "reveal":
-                self._reveal(seat, op[1])
+                self._see(seat, op[1], "reveal")
             elif name == "play_found":
                 self._play_found(seat)
             elif name == "lose":
@@ -314,26 +314,18 @@ class AbilityRules:
         if len(self.state.stock) < count and len(self.state.piles[DISCARD_PILE]) > 1:
             self._reshuffle()
 
-    def _look(self, seat: int, count: int) -> bool:
-        """``seat`` looks at the top ``count`` cards; False when there is none."""
+    def _see(self, seat: int, count: int, event: str) -> bool:
+        """``seat`` looks at (``event="look"``: only it learns them) or reveals (``"reveal"``:
+        every player does) the top ``count`` cards; False when there is none."""
         s = self.state
         self._top_up(count)
         seen = s.stock[::-1][:count]
         for i, c in enumerate(seen):
-            self._log.append(("look", seat, c, i))
-        if len(seen) > len(s.known[seat]):
-            s.known[seat] = seen
-        return bool(seen)
-
-    def _reveal(self, seat: int, count: int) -> None:
-        s = self.state
-        self._top_up(count)
-        seen = s.stock[::-1][:count]
-        for i, c in enumerate(seen):
-            self._log.append(("reveal", seat, c, i))
-        for q in range(self.num_players):
+            self._log.append((event, seat, c, i))
+        for q in (seat,) if event == "look" else range(self.num_players):
             if len(seen) > len(s.known[q]):
                 s.known[q] = list(seen)
+        return bool(seen)
 
     def _bottom(self, seat: int, c: int, count: int) -> None:
         """Put ``c`` (one of the top ``count`` cards) on the bottom of the draw pile."""

@@ -610,16 +610,16 @@ def test_storm_caller_twice_a_player_of_your_choice_draws():
 
 
 @covers("10B")
-@pytest.mark.parametrize("found, event", [("2O", True), ("KO", False)])
-def test_moon_priestess_a_revealed_event_goes_to_an_opponent(found, event):
+@pytest.mark.parametrize("found, hands", [
+    ("2O", ["2G 3G 4G JB 2O", "5G 6G 7G QB"]),  # an event: to the opponent
+    ("KO", ["2G 3G 4G JB", "5G 6G 7G KO"]),     # an asset: drawn as usual
+])
+def test_moon_priestess_a_revealed_event_goes_to_an_opponent(found, hands):
     game = new_game(["2G 3G 4G", "5G 6G 7G"], "9B", f"JB {found} QB")
     put_in_play(game, 1, "10B")
     start = step(game, "end")
     assert ("reveal", 1, found, 0) in events(game, start)
-    if event:
-        assert hand(game, 0) == f"2G 3G 4G JB {found}" and hand(game, 1) == "5G 6G 7G QB"
-    else:
-        assert hand(game, 0) == "2G 3G 4G JB" and hand(game, 1) == f"5G 6G 7G {found}"
+    assert [hand(game, 0), hand(game, 1)] == hands
 
 
 @covers("JB")
@@ -811,16 +811,16 @@ def test_bard_each_player_draws_and_two_more_discards():
 
 
 @covers("QO")
-@pytest.mark.parametrize("found, asset", [("KB", True), ("2O", False)])
-def test_sun_oracle_a_revealed_asset_goes_into_play(found, asset):
+@pytest.mark.parametrize("found, in_play, hand_after", [
+    ("KB", "KB QO", "5G 6G 7G JB"),  # an asset: into play
+    ("2O", "QO", "5G 6G 7G 2O"),     # an event: drawn as usual
+])
+def test_sun_oracle_a_revealed_asset_goes_into_play(found, in_play, hand_after):
     game = new_game(["2G 3G 4G", "5G 6G 7G"], "9B", f"10B {found} JB")
     put_in_play(game, 1, "QO")
     start = step(game, "end")
     assert ("reveal", 1, found, 0) in events(game, start)
-    if asset:
-        assert zone(game, 1) == f"{found} QO" and hand(game, 1) == "5G 6G 7G JB"
-    else:
-        assert zone(game, 1) == "QO" and hand(game, 1) == f"5G 6G 7G {found}"
+    assert (zone(game, 1), hand(game, 1)) == (in_play, hand_after)
 
 
 # ---------------------------------------------------------------- multicoloured cards
