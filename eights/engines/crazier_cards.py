@@ -342,6 +342,10 @@ def _needs(steps: list) -> tuple[tuple[str, ...], ...]:
     return tuple(dict.fromkeys(out))
 
 
+#: steps with no fields of their own: compiled to ``(do,)``
+BARE_STEPS = ("choose_colour", "restore", "trade", "play_found")
+
+
 class _Compiler:
     """Steps (TOML tables) to a flat program: tuples ``(op, *args)``; ``repeat`` unrolled;
     ``if`` and ``may`` become ``("test", test, else_pc, end_pc)``, ``("ask", else_pc)``
@@ -383,7 +387,11 @@ class _Compiler:
         if may:
             ask_at = len(self.ops)
             self.ops.append(("ask", -1))
-        getattr(self, f"_{do}")(step, field)
+        if do in BARE_STEPS:
+            self._keys(step, field)
+            self.ops.append((do,))
+        else:
+            getattr(self, f"_{do}")(step, field)
         if may:
             self.ops[ask_at] = ("ask", len(self.ops))
 
@@ -426,21 +434,9 @@ class _Compiler:
         self._keys(step, field, "among")
         self.ops.append(("choose_player", self._choice(step, field, "among", PLAYER_AMONG)))
 
-    def _choose_colour(self, step, field):
-        self._keys(step, field)
-        self.ops.append(("choose_colour",))
-
     def _destroy(self, step, field):
         self._keys(step, field, "among")
         self.ops.append(("destroy", self._choice(step, field, "among", CARD_AMONG)))
-
-    def _restore(self, step, field):
-        self._keys(step, field)
-        self.ops.append(("restore",))
-
-    def _trade(self, step, field):
-        self._keys(step, field)
-        self.ops.append(("trade",))
 
     def _look(self, step, field):
         self._keys(step, field, "count", "may_bottom")
@@ -452,10 +448,6 @@ class _Compiler:
     def _reveal(self, step, field):
         self._keys(step, field, "count")
         self.ops.append(("reveal", self._count(step, field, most=5)))
-
-    def _play_found(self, step, field):
-        self._keys(step, field)
-        self.ops.append(("play_found",))
 
     def _lose(self, step, field):
         self._keys(step, field, "who")
