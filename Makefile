@@ -1,7 +1,8 @@
 # `make run` and `make test` each bootstrap .venv on a fresh machine (Python 3.11 + package registries).
-# The first Python >= 3.10 on PATH, 3.11 preferred (the version CI runs); `make PYTHON=...` overrides.
-PYTHON ?= $(shell for p in python3.11 python3.12 python3.13 python3.10 python3; do \
-	  command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 10))' \
+# The first Python >= 3.11 on PATH (pyproject's requires-python: tomllib), 3.11 first (the version
+# CI runs); `make PYTHON=...` overrides.
+PYTHON ?= $(shell for p in python3.11 python3.12 python3.13 python3.14 python3; do \
+	  command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
 	  2>/dev/null && { echo $$p; break; }; done)
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -10,8 +11,8 @@ PIP    := $(PY) -m pip install --quiet --disable-pip-version-check -c constraint
 .PHONY: run test test-slow lint bench notebooks clean
 
 $(VENV)/.created:
-	@test -n "$(PYTHON)" || { echo "error: no Python 3.10 or newer on PATH (tried python3.11," \
-	  "python3.12, python3.13, python3.10, python3); install one or run: make PYTHON=/path/to/python"; \
+	@test -n "$(PYTHON)" || { echo "error: no Python 3.11 or newer on PATH (tried python3.11," \
+	  "python3.12, python3.13, python3.14, python3); install one or run: make PYTHON=/path/to/python"; \
 	  exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip

@@ -27,7 +27,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -469,7 +469,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     report(results, checks, env, seconds)
     if args.json is not None:
         payload: dict[str, Any] = {
-            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "command": " ".join(["benchmarks/throughput.py",
                              *(sys.argv[1:] if argv is None else argv)]),
             "seconds": seconds,

@@ -54,11 +54,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+import tomllib
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any
-
-import tomllib
 
 from ..cards import RANK_NAMES, RANK_TEXT
 from .cardset import CardKind, CardSet

@@ -286,7 +286,7 @@ class FairScheduler:
         try:
             await asyncio.shield(job.started)
             return await asyncio.wait_for(asyncio.shield(job.done), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self._overrun(job)
             raise DecisionTimeout(f"took longer than {timeout:g} s") from None
         finally:
@@ -525,7 +525,7 @@ class BotServer:
                              max_errors=self.limits.max_errors, name=f"{self.agent_spec}@{peer}")
         try:
             await self._serve_session(ws, session)
-        except (exceptions.ConnectionClosed, asyncio.TimeoutError, SchedulerClosed):
+        except (TimeoutError, exceptions.ConnectionClosed, SchedulerClosed):
             pass
         finally:
             self.connections -= 1
@@ -546,7 +546,7 @@ class BotServer:
             start = time.monotonic()
             try:
                 text = await asyncio.wait_for(ws.recv(), max(wait, 0.0))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 why = (f"no message for {limits.idle_timeout:g} s; closing" if greeted else
                        f"no hello answered with ready within {limits.hello_timeout:g} s of "
                        f"connecting; closing (say hello first)")

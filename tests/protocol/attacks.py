@@ -220,14 +220,14 @@ async def idle_connections(url: str, count: int, local_host: str | None = None,
     async def one() -> None:
         try:
             ws = await _connect(url, **options)
-        except (InvalidHandshake, InvalidMessage, OSError, asyncio.TimeoutError):
+        except (TimeoutError, InvalidHandshake, InvalidMessage, OSError):
             outcomes["cut"] += 1
             return
         try:
             reply = json.loads(await asyncio.wait_for(ws.recv(), wait))
             outcomes[reply.get("code", reply["type"])] += 1
             await ws.close()
-        except asyncio.TimeoutError:
+        except TimeoutError:
             outcomes["admitted"] += 1
             kept.append(ws)
         except ConnectionClosed:
