@@ -8,6 +8,7 @@ and external bots speaking the protocol: ``"exec:COMMAND"``, ``"ws://HOST:PORT"`
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from difflib import get_close_matches
 from importlib import import_module
 
 from ..config import ConfigError, GameConfig
@@ -54,6 +55,13 @@ def _external(spec: str, seed: int | None) -> Agent:
     return ExternalAgent.from_spec(spec, seed)
 
 
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """``" (did you mean 'heuristic'?)"`` for the known word closest to a misspelt one, or
+    ``""`` when none is close: a typo in a spec should cost a glance, not a read of the list."""
+    close = get_close_matches(word, list(known), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
 def make_agent(spec: str, variant: str, seed: int | None = None) -> Agent:
     """An agent for ``variant`` from a spec like ``"heuristic"`` or ``"policy:model.zip"``.
 
@@ -63,8 +71,8 @@ def make_agent(spec: str, variant: str, seed: int | None = None) -> Agent:
     engine_class(variant)  # validates the variant
     kind, _, arg = spec.rpartition("#")[0].partition(":") if "#" in spec else spec.partition(":")
     if kind not in AGENT_KINDS:
-        raise ConfigError(f"agent spec {spec!r} is not known; the kinds are "
-                          f"{', '.join(AGENT_KINDS)}")
+        raise ConfigError(f"agent spec {spec!r} is not known{did_you_mean(kind, AGENT_KINDS)}; "
+                          f"the kinds are {', '.join(AGENT_KINDS)}")
     agent = AGENT_KINDS[kind](variant, arg, seed)
     agent.name = spec
     return agent
@@ -115,5 +123,6 @@ def split_specs(text: str, extra_kinds: Iterable[str] = ()) -> list[str]:
 
 __all__ = [
     "AGENT_KINDS", "Agent", "AgentForfeit", "GreedyAgent", "ISMCTSAgent", "PileHeuristic",
-    "PolicyAgent", "RandomAgent", "check_agent_spec", "make_agent", "play_game", "split_specs",
+    "PolicyAgent", "RandomAgent", "check_agent_spec", "did_you_mean", "make_agent", "play_game",
+    "split_specs",
 ]

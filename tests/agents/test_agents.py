@@ -41,6 +41,15 @@ def test_bad_specs_name_the_kinds() -> None:
         make_agent("random", "uno")
 
 
+def test_a_misspelt_spec_suggests_the_closest_kind() -> None:
+    with pytest.raises(ConfigError, match=r"'heurstic' is not known \(did you mean "
+                                          r"'heuristic'\?\); the kinds are random"):
+        make_agent("heurstic", "crazy_eights")
+    with pytest.raises(ConfigError, match=r"'polcy:model.npz' is not known \(did you mean "
+                                          r"'policy'\?\)"):
+        make_agent("polcy:model.npz", "crazy_eights")
+
+
 #: the heuristic's measured 2,000-game rate minus a margin (benchmarks/strength.py):
 #: crazy_eights 97.4%; livery_eights 72.2% (a must-play game leaves little to choose);
 #: baby_eating_eights 80.5% over 2,000 (must-play, and most effects are forced)
