@@ -72,3 +72,13 @@ def test_the_wheel_holds_the_package_data(tmp_path: Path) -> None:
     major, minor = FLOOR
     assert (f"Requires-Python: >={major}.{minor}"
             in zipfile.ZipFile(wheel).read(metadata).decode())
+
+
+def test_no_doc_installs_eights_from_the_package_index() -> None:
+    # `pip install "eights[train]"` fails for a new user: eights is installed from the repository
+    docs = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    index = re.compile(r"pip install [\"']?eights\b")
+    offenders = [f"{doc.relative_to(ROOT)}:{n}" for doc in docs
+                 for n, line in enumerate(doc.read_text().splitlines(), 1) if index.search(line)]
+    assert not offenders, offenders
+    assert "## Installing elsewhere" in (ROOT / "README.md").read_text()
