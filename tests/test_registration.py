@@ -52,6 +52,20 @@ def test_make_passes_keywords_and_check_env(variant: str) -> None:
     assert [str(w.message) for w in caught] == []
 
 
+@pytest.mark.parametrize("env_id", sorted(GYM_IDS.values()))
+def test_make_vec_env_builds_every_id(env_id: str) -> None:
+    # SB3's standard way: it asks for render_mode="rgb_array" and falls back only on TypeError
+    env_util = pytest.importorskip("stable_baselines3.common.env_util")
+    vec = env_util.make_vec_env(env_id, n_envs=2, seed=0, env_kwargs={"opponents": "random"})
+    try:
+        vec.reset()
+        frames = vec.get_images()
+    finally:
+        vec.close()
+    assert len(frames) == 2
+    assert all(f.dtype == np.uint8 and f.ndim == 3 and f.shape[2] == 3 for f in frames)
+
+
 def test_make_with_the_module_prefix_and_render_mode() -> None:
     env = gymnasium.make("eights:eights/LiveryEights-v1", render_mode="ansi")
     env.reset(seed=3)

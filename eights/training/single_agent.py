@@ -22,6 +22,10 @@ the PettingZoo env, so a policy trained here plays there and through
 :class:`~eights.agents.policy.PolicyAgent`). Masks come from
 :meth:`action_masks`, the method sb3-contrib's ``MaskablePPO`` looks for.
 
+``render_mode="ansi"`` renders the table as the learner sees it, as text;
+``"rgb_array"`` draws that text as a picture (:mod:`eights.envs.picture`), the
+mode stable-baselines3's ``make_vec_env`` asks for. Neither shows a hidden card.
+
 A mask-unaware algorithm may choose an illegal action. With
 ``illegal_action="terminate"`` (the default, as PettingZoo's
 ``TerminateIllegalWrapper``) the episode ends there with reward
@@ -43,6 +47,7 @@ from ..config import ConfigError
 from ..engines import engine_class
 from ..engines.base import IllegalActionError
 from ..envs.base import check_illegal_reward
+from ..envs.picture import TablePicture, rows_for
 from .opponents import OpponentPool
 
 #: the same names as the PettingZoo envs' ``illegal_action`` (there "raise" is the default)
@@ -52,7 +57,7 @@ ILLEGAL_ACTION_MODES = ("terminate", "raise")
 class SingleAgentEnv(gym.Env):
     """One learner seat against a pool of opponents; see the module docstring."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
 
     #: the wrapper's own keywords; every other keyword is a game config option
     WRAPPER_OPTIONS = ("variant", "opponents", "seat", "illegal_action", "illegal_reward",
@@ -66,7 +71,8 @@ class SingleAgentEnv(gym.Env):
             raise ConfigError(f"illegal_action={illegal_action!r} is not allowed; use one of "
                               f"{', '.join(ILLEGAL_ACTION_MODES)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ConfigError(f"render_mode={render_mode!r} is not allowed; use 'ansi' or None")
+            raise ConfigError(f"render_mode={render_mode!r} is not allowed; use one of "
+                              f"{', '.join(map(repr, self.metadata['render_modes']))} or None")
         cls = engine_class(variant)
         self.variant = variant
         self.config = cls.Config.from_options_beside(options, self.WRAPPER_OPTIONS, "wrapper")
@@ -91,6 +97,7 @@ class SingleAgentEnv(gym.Env):
         self.seat = 0 if seat is None else seat
         self._opponents: list[Any] = []
         self._started = False
+        self._picture: TablePicture | None = None  # made at the first rgb_array render
 
     # ------------------------------------------------------------------ gym API
     def reset(self, *, seed: int | None = None,
@@ -161,10 +168,17 @@ class SingleAgentEnv(gym.Env):
         """
         self.pool.set_snapshots(paths)
 
-    def render(self) -> str | None:
-        if self.render_mode != "ansi":
+    def render(self) -> str | np.ndarray | None:
+        """The table as the learner sees it: text (``"ansi"``) or that text drawn as an RGB
+        array (``"rgb_array"``, what ``make_vec_env`` and video recorders ask for)."""
+        if self.render_mode is None:
             return None
-        return self.engine.render(self.seat)
+        text = self.engine.render(self.seat)
+        if self.render_mode == "ansi":
+            return text
+        if self._picture is None:
+            self._picture = TablePicture(rows_for(self.config.num_players))
+        return self._picture(text)
 
     # ------------------------------------------------------------------ helpers
     def _play_opponents(self) -> None:
