@@ -167,7 +167,7 @@ SPECS: dict[str, tuple[dict[str, Check], frozenset[str]]] = {
               frozenset({"name"})),
     "ready": ({"protocol": _text, "name": _text}, frozenset()),
     "decide": ({"id": _id, "game": _id, "view": _object, "legal": _legal,
-                "time_limit_ms": _time_limit}, frozenset()),
+                "time_limit_ms": _time_limit}, frozenset({"time_limit_ms"})),
     "action": ({"id": _id, "action": _text}, frozenset()),
     "game_over": ({"game": _id, "view": _object, "winners": _seats}, frozenset()),
     "error": ({"code": _code, "message": _text, "id": _nullable_id}, frozenset({"id"})),

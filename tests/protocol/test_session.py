@@ -125,6 +125,18 @@ def test_bad_decisions_are_refused_and_the_session_goes_on() -> None:
     assert reply["type"] == "action" and reply["action"] in msg["legal"]
 
 
+def test_a_decide_may_leave_out_its_time_limit() -> None:
+    """time_limit_ms may be null, so leaving it out means the same: no limit (it was
+    refused as a missing field)."""
+    session = BotSession("random")
+    say(session, hello())
+    game = make_game("crazy_eights", seed=2)
+    msg = m.decide(game.view(game.current_player), 1, 1)
+    del msg["time_limit_ms"]
+    (reply,), _ = say(session, msg)
+    assert reply["type"] == "action" and reply["action"] in msg["legal"], reply
+
+
 def test_an_agent_failure_is_reported_not_fatal(monkeypatch) -> None:
     class Broken(Agent):
         def act(self, view):
