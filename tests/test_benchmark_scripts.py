@@ -65,3 +65,17 @@ def test_rating_order_rates_the_same_games_in_several_orders(capsys):
     out = capsys.readouterr().out
     assert "6 games (6 a pair)" in out and "one pass, tau=0:" in out
     assert "eights (mean of orders): 1 distinct ranking over 3 orders" in out
+
+
+def test_memory_reports_first_and_further_envs(capsys, tmp_path):
+    import json
+
+    out_json = tmp_path / "memory.json"
+    assert load("memory").main(["--envs", "2", "--only", "crazy_eights 2p", "jokers_of_death 3p",
+                                "--json", str(out_json)]) == 0
+    out = capsys.readouterr().out
+    assert "crazy_eights 2p" in out and "per further env" in out
+    results = json.loads(out_json.read_text())["results"]
+    assert set(results) == {"crazy_eights 2p", "jokers_of_death 3p"}
+    for row in results.values():  # the shared encoder is paid by the first env only
+        assert row["first_env_kib"] > row["per_env_kib"] > 0

@@ -6,8 +6,10 @@ per-seat values). :class:`Encoder` lays them out for one config and writes an
 observation straight from the engine. It generates one Python function per
 config from the declarations (the way :mod:`dataclasses` writes ``__init__``):
 each field's getter expression and each encoding's code inline, writing
-straight into one preallocated buffer (zeroed, filled, and returned as a
-copy, so an observation an agent keeps never changes under it). The code
+straight into a new zeroed buffer that becomes the returned array (so an
+observation an agent keeps never changes under it, and an encoder holds no
+per-call state: one encoder per config is shared by every env, wrapper and
+thread, see :func:`shared_encoder`). The code
 writes single features through a ``memoryview`` of the buffer (a numpy item
 assignment costs about twice as much) and card counts as byte lanes of the
 float32s (:class:`CardCounts`), so no numpy call is made per feature. A
@@ -15,14 +17,14 @@ per-seat field read as ``tuple(X)`` or ``tuple(map(F, X))`` is read one seat
 at a time (``X[i]``, ``F(X[i])``), not gathered first, and a hand read as
 ``tuple(sorted(X))`` is counted from ``X`` unsorted. No view is built.
 ``encode_view`` writes a view object's fields through the same encodings'
-plain writers; the two agree for every position (tested). An encoder writes
-one observation at a time: use one per thread.
+plain writers; the two agree for every position (tested).
 """
 
 from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -484,23 +486,19 @@ class Encoder:
             pos += width
         self.size = pos
         self._plan = tuple(plan)
-        #: the memory every observation is written into, as bytes (for byte-lane writes);
-        #: the generated code writes floats through a memoryview of it and returns a copy
-        #: of :attr:`_buffer`, its float32 view
-        self._raw = bytearray(4 * pos)
-        self._buffer = np.frombuffer(self._raw, dtype=np.float32)
         self.source = self._generate()
         self.encode: Callable[[Any, int], np.ndarray] = self._compile()
 
     def _generate(self) -> Source:
         src = Source()
-        raw = self._raw
+        # each call writes into new zeroed bytes (byte lanes go to ``raw``, floats through
+        # ``out``, a float view of them) that the returned array then owns: no state is
+        # kept between calls, so envs in any thread can share one encoder
         src.line("s = g.state")
         src.line("cp = g.current_player")
         src.line("acting = seat == cp")
-        src.line(f"raw = {src.const(raw)}")
-        src.line(f"raw[:] = {src.const(bytes(len(raw)))}")
-        src.line(f"out = {src.const(memoryview(raw).cast('f'))}")
+        src.line(f"raw = bytearray({4 * self.size})")
+        src.line("out = memoryview(raw).cast('f')")
         for f, off, _ in self._plan:
             src.line(f"# {f.name}")
             each = per_seat_item(f.expr) if f.visibility == "public" else None
@@ -514,7 +512,7 @@ class Encoder:
             else:
                 src.line(f"{v} = {self._value(f, src)}")
             f.encoding.source(self.config, off, v, src)
-        src.line(f"return {src.const(self._buffer)}.copy()")
+        src.line(f"return {src.const(np.frombuffer)}(raw, {src.const(np.float32)})")
         return src
 
     @staticmethod
@@ -551,3 +549,14 @@ class Encoder:
             span = str(start) if width == 1 else f"{start}-{start + width - 1}"
             rows.append(f"| {span} | `{name}` | {doc} |")
         return "\n".join(rows)
+
+
+@functools.lru_cache(maxsize=256)
+def shared_encoder(fields: Sequence[ViewField], config: GameConfig) -> Encoder:
+    """The one :class:`Encoder` of ``fields`` at ``config``, built on first use.
+
+    Building an encoder generates and compiles code (tens of KiB, milliseconds);
+    every env, wrapper and policy of a config shares one instead (an encoder keeps
+    no state between calls). ``fields`` must be hashable: a variant's declared tuple.
+    """
+    return Encoder(fields, config)

@@ -47,7 +47,7 @@ from ..cards import NO_CARD
 from ..config import ConfigError
 from .base import Engine, PlayerView, State
 from .blocks import ActionSpace
-from .encoding import Encoder
+from .encoding import Encoder, shared_encoder
 from .fields import ViewField, view_class
 
 NO_SEAT = -1
@@ -146,8 +146,9 @@ class TableEngine(Engine):
 
     @classmethod
     def encoder(cls, config: Any) -> Encoder:
-        """The observation encoder of this variant at ``config``, from :attr:`view_fields`."""
-        return Encoder(cls.view_fields, config)
+        """The observation encoder of this variant at ``config``, from :attr:`view_fields`
+        (one per config, shared: see :func:`~eights.engines.encoding.shared_encoder`)."""
+        return shared_encoder(cls.view_fields, config)
 
     # ------------------------------------------------------------ the agenda
     @property

@@ -296,3 +296,58 @@ def test_one_hot_ignores_values_out_of_range() -> None:
         out = np.zeros(4, np.float32)
         write(out, 0, value, 0)
         assert not out.any()
+
+
+# ------------------------------------------------------------ one shared encoder per config
+def test_envs_of_one_config_share_one_encoder_and_other_configs_do_not() -> None:
+    from eights.envs import crazy_eights_v1
+
+    a, b = crazy_eights_v1.raw_env(num_players=2), crazy_eights_v1.raw_env(num_players=2)
+    other = crazy_eights_v1.raw_env(num_players=3)
+    assert a.encoder is b.encoder
+    assert other.encoder is not a.encoder and other.encoder.size != a.encoder.size
+    copied = pickle.loads(pickle.dumps(a))  # an unpickled env finds the shared one again
+    assert copied.encoder is a.encoder
+
+
+def test_a_kept_observation_never_changes_when_the_shared_encoder_writes_again() -> None:
+    game = eights.make_game("crazy_eights", num_players=2)
+    game.reset(seed=5)
+    encoder = type(game).encoder(game.config)
+    kept = encoder.encode(game, 0)
+    before = kept.copy()
+    rng = random.Random(5)
+    for _ in range(6):
+        if game.game_over:
+            break
+        legal = game.legal_actions()
+        game.step(legal[rng.randrange(len(legal))])
+        encoder.encode(game, 0)
+        encoder.encode(game, 1)
+    assert np.array_equal(kept, before)
+    assert kept.flags.writeable  # an agent may scale its own copy in place
+
+
+def test_one_encoder_used_from_many_threads_gives_what_it_gives_alone() -> None:
+    """Envs in different threads share an encoder: it keeps no state between calls."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    games = []
+    for seed in range(8):
+        game = eights.make_game("jokers_of_death", num_players=3)
+        game.reset(seed=seed)
+        for action in random.Random(seed).choices(range(3), k=seed):
+            if not game.game_over:
+                legal = game.legal_actions()
+                game.step(legal[action % len(legal)])
+        games.append(game)
+    encoder = type(games[0]).encoder(games[0].config)
+    alone = [encoder.encode(g, s) for g in games for s in range(3)]
+
+    def encode_many(_: int) -> list[np.ndarray]:
+        return [encoder.encode(g, s) for _ in range(50) for g in games for s in range(3)]
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        for result in pool.map(encode_many, range(4)):
+            for i, obs in enumerate(result):
+                assert np.array_equal(obs, alone[i % len(alone)])
