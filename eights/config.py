@@ -11,12 +11,20 @@ Cross-option checks (enough cards to deal, say) go in a variant's
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from difflib import get_close_matches
 from typing import Any, ClassVar
 
 
 class ConfigError(ValueError):
     """A configuration value or option that the variant does not allow."""
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """``" (did you mean 'heuristic'?)"`` for the known word closest to a misspelt one, or
+    ``""`` when none is close: a typo should cost a glance, not a read of the whole list."""
+    close = get_close_matches(word, list(known), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def option(default: Any, *, doc: str, choices: tuple | None = None,

@@ -8,10 +8,9 @@ and external bots speaking the protocol: ``"exec:COMMAND"``, ``"ws://HOST:PORT"`
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from difflib import get_close_matches
 from importlib import import_module
 
-from ..config import ConfigError, GameConfig
+from ..config import ConfigError, GameConfig, did_you_mean
 from ..engines import engine_class
 from ..variants import REGISTRY
 from .base import Agent, AgentForfeit, play_game
@@ -53,13 +52,6 @@ def _external(spec: str, seed: int | None) -> Agent:
     from ..protocol.external import ExternalAgent
 
     return ExternalAgent.from_spec(spec, seed)
-
-
-def did_you_mean(word: str, known: Iterable[str]) -> str:
-    """``" (did you mean 'heuristic'?)"`` for the known word closest to a misspelt one, or
-    ``""`` when none is close: a typo in a spec should cost a glance, not a read of the list."""
-    close = get_close_matches(word, list(known), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def make_agent(spec: str, variant: str, seed: int | None = None) -> Agent:
@@ -123,6 +115,5 @@ def split_specs(text: str, extra_kinds: Iterable[str] = ()) -> list[str]:
 
 __all__ = [
     "AGENT_KINDS", "Agent", "AgentForfeit", "GreedyAgent", "ISMCTSAgent", "PileHeuristic",
-    "PolicyAgent", "RandomAgent", "check_agent_spec", "did_you_mean", "make_agent", "play_game",
-    "split_specs",
+    "PolicyAgent", "RandomAgent", "check_agent_spec", "make_agent", "play_game", "split_specs",
 ]

@@ -50,7 +50,8 @@ errors), and each wrapper layer forwards every attribute read through
 ``__getattr__``, which cost more than the game itself on every step.
 
 ``reset(seed=..., options={"deck": [...], "first_player": k})`` starts from a
-stacked deck, as the engine does.
+stacked deck, as the engine does. Other keys are ignored, as Gymnasium envs do,
+except that one resembling these (``firstplayer``) is warned about by name.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from ..actions import ActionError, is_action_id
-from ..config import ConfigError
+from ..config import ConfigError, did_you_mean
 from ..engines.base import Engine, IllegalActionError
 from ..engines.table import TableEngine
 from ..variants import REGISTRY
@@ -108,6 +109,22 @@ def check_render_seat(value: Any, agents: list[str]) -> int | None:
         f"render_seat={value!r} is not allowed; use None (the agent to act), a seat from 0 "
         f"to {len(agents) - 1}, an agent name ({agents[0]} .. {agents[-1]}) or "
         f"{REFEREE!r} (every hand)")
+
+
+def warn_misspelt_reset_options(options: dict) -> None:
+    """Warn about a reset option that looks like a misspelling of ``deck`` or ``first_player``.
+
+    Other keys pass silently, as Gymnasium envs ignore the reset options they do not
+    know: an options dict may carry keys for other wrappers, and PettingZoo's
+    ``api_test`` probes ``reset`` with ``options={"options": 1}``, which must not
+    warn. A near miss (``firstplayer``) would silently deal a different game, so
+    it is named with the option it resembles.
+    """
+    for key in sorted(set(options) - set(RESET_OPTIONS), key=str):
+        hint = did_you_mean(key, RESET_OPTIONS) if isinstance(key, str) else ""
+        if hint:
+            warnings.warn(f"reset option {key!r} is not used{hint}; the reset options are "
+                          f"{', '.join(RESET_OPTIONS)}", stacklevel=3)
 
 
 def action_type_error(action: Any, num_actions: int) -> TypeError:
@@ -197,12 +214,7 @@ class EightsEnv(AECEnv):
             self._seed_rng, _ = seeding.np_random(seed)
         game_seed = int(self._seed_rng.integers(2**63 - 1))
         options = dict(options or {})
-        unknown = sorted(set(options) - set(RESET_OPTIONS))
-        if unknown:
-            warnings.warn(
-                f"reset options {unknown} are not used; the reset options are "
-                f"{', '.join(RESET_OPTIONS)}", stacklevel=2,
-            )
+        warn_misspelt_reset_options(options)
         self.engine.reset(seed=game_seed, deck=options.get("deck"),
                           first_player=options.get("first_player"))
         self._stopped = False

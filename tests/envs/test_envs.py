@@ -30,6 +30,29 @@ def test_pettingzoo_api_and_seed(case: tuple[str, dict]) -> None:
         seed_test(lambda: module.env(**config), num_cycles=200)
 
 
+#: what PettingZoo's api_test itself warns about in any env with action masks (Dict spaces)
+PETTINGZOO_OWN = ("Observation is not a NumPy array", "Observation space for each agent")
+
+
+def test_api_test_draws_no_warning_of_ours() -> None:
+    # api_test probes reset(options={"options": 1}); the env used to warn it was unused
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env_module("crazy_eights").env(num_players=2), num_cycles=20)
+    ours = {str(w.message) for w in caught if not str(w.message).startswith(PETTINGZOO_OWN)}
+    assert ours == set()
+
+
+def test_a_misspelt_reset_option_is_named() -> None:
+    env = env_module("crazy_eights").env(num_players=2)
+    with pytest.warns(UserWarning, match=r"reset option 'firstplayer' is not used \(did you "
+                                         r"mean 'first_player'\?\); the reset options are"):
+        env.reset(seed=0, options={"firstplayer": 1})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env.reset(seed=0, options={"render_fps": 4})  # another wrapper's key passes
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_docstring_documents_the_spaces(variant: str) -> None:
     module = env_module(variant)
