@@ -19,6 +19,11 @@ How a block is checked is said by an HTML comment on the line before its fence:
   minutes or more, too long to run here);
 * ``<!-- commands: skip -->``: not checked (output shown as an example, say).
 
+A port a doc's server listens on (``--port 8765``) is a fixed number a reader can
+type, but another program may hold it: each run replaces every port a file's
+commands listen on, wherever the file's commands name it (``ws://127.0.0.1:8765``),
+with a free ephemeral port (:func:`with_free_ports`).
+
 Shell lines run under ``bash -c``, so pipes work. Lines that bootstrap the
 environment (``make``, ``pip install``) and syntax outlines (``...``,
 ``[--option]``) are never run. ``eights play`` gets the keys ``qq`` (leave the
@@ -27,12 +32,15 @@ game) on its input; other commands get an empty input.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shlex
+import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,6 +55,8 @@ RUN_SECONDS = 240
 START_SECONDS = 8
 FENCE = re.compile(r"^```(\w*)\s*$")
 MODE = re.compile(r"<!--\s*commands:\s*(run|start|parse|skip)\b.*-->")
+#: a port a command listens on (``--port 0`` already picks a free one)
+LISTEN_PORT = re.compile(r"--port[ =]([1-9]\d*)\b")
 NEVER_RUN = ("make ", "pip ", ".venv/bin/python -m pip", "python -m pip", "source ", "cd ")
 
 
@@ -118,6 +128,28 @@ def _strip_comment(line: str) -> str:
     except ValueError:
         return line
     return shlex.join(words) if words else ""
+
+
+def free_port() -> int:
+    """A port no program listens on now: the kernel's pick for port 0 (it does not hand
+    the same one out again at once)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def with_free_ports(commands: list[Command],
+                    pick: Callable[[], int] = free_port) -> list[Command]:
+    """``commands`` with each port they listen on replaced, in every command that names it,
+    by a free one: a fixed port in a doc must not fail the test because something else on
+    the machine holds it."""
+    fixed = sorted({port for c in commands for port in LISTEN_PORT.findall(c.text)})
+    if not fixed:
+        return commands
+    ports = {port: str(pick()) for port in fixed}
+    named = re.compile(r"(?<!\d)(" + "|".join(fixed) + r")(?!\d)")
+    return [dataclasses.replace(c, text=named.sub(lambda m: ports[m.group(1)], c.text))
+            for c in commands]
 
 
 def never_run(command: Command) -> bool:
@@ -198,7 +230,7 @@ def test_every_command_of_the_doc_works_as_written(path: Path, tmp_path: Path) -
     started = time.monotonic()
     background: list[subprocess.Popen] = []
     try:
-        for command in commands_of(path):
+        for command in with_free_ports(commands_of(path)):
             if never_run(command):
                 continue
             check(command, tmp_path, background)
@@ -233,3 +265,21 @@ def test_the_reader_finds_commands_where_the_docs_have_them() -> None:
     assert never_run(Command("make run", "sh", "run", 1))
     assert never_run(Command("eights tournament ... --out x", "sh", "run", 1))
     assert not never_run(Command("eights variants", "sh", "run", 1))
+
+
+def test_ports_the_docs_listen_on_are_replaced_by_free_ones() -> None:
+    """A doc's server and its clients get the same free port instead of the doc's fixed one
+    (8765 was held by another program, and the whole doc failed)."""
+    commands = [Command("eights serve --agent heuristic --port 8765", "sh", "start", 1),
+                Command('eights tournament --agents "random,ws://127.0.0.1:8765"', "sh", "run", 2),
+                Command("eights serve --port 8766", "sh", "start", 3),
+                Command("node table.js ws://127.0.0.1:8766 87650", "sh", "run", 4),
+                Command("eights serve --port 0", "sh", "start", 5)]
+    picks = iter([40001, 40002])
+    texts = [c.text for c in with_free_ports(commands, lambda: next(picks))]
+    assert texts == ["eights serve --agent heuristic --port 40001",
+                     'eights tournament --agents "random,ws://127.0.0.1:40001"',
+                     "eights serve --port 40002", "node table.js ws://127.0.0.1:40002 87650",
+                     "eights serve --port 0"]
+    with socket.socket() as sock:  # and a port picked is one a server can listen on
+        sock.bind(("127.0.0.1", free_port()))
