@@ -10,7 +10,8 @@ Run from the repository root (needs the ``rllib`` extra: ``pip install -e ".[rll
     python examples/rllib_ppo.py --address auto --num-env-runners 8      # a running cluster
     python examples/rllib_ppo.py --address ray://head:10001 ...          # through Ray Client
 
-The glue between our env and RLlib, :class:`MaskedEightsEnv`, does two things:
+The glue between our env and RLlib, ``MaskedEightsEnv`` (:func:`masked_env_class`), does
+two things:
 
 * RLlib checks a new env by stepping one random action from the whole
   action space, mask or no mask. Our env raises ``IllegalActionError`` for
@@ -33,66 +34,70 @@ itself) never acts, and RLlib counts no return for an agent without a step.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 import numpy as np
-import ray
-from ray.rllib.algorithms.ppo import PPOConfig
-from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
-from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
-    ActionMaskingTorchRLModule,
-)
-from ray.tune.registry import register_env
 
 from eights import ConfigError
 from eights.envs import ENV_MODULES, make_env
+
+if TYPE_CHECKING:  # Ray is imported once the flags are read: see masked_env_class
+    from ray.rllib.algorithms.ppo import PPOConfig
 
 ENV_NAME = "eights_masked"
 POLICY = "shared"
 
 
-class MaskedEightsEnv(PettingZooEnv):
-    """RLlib's PettingZoo wrapper around our AEC env, with the keys the masking module reads.
+@functools.cache
+def masked_env_class() -> type:
+    """``MaskedEightsEnv``: RLlib's PettingZoo wrapper around our AEC env, with the keys the
+    masking module reads (``config`` holds ``variant`` and the game's config options).
 
-    ``config`` holds ``variant`` and the game's config options (``num_players``).
+    Made on first use rather than at import, as everything of Ray's here is: importing
+    RLlib takes most of a minute, which ``--help`` and a misspelt flag should not wait for.
     """
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
-    def __init__(self, config: dict[str, Any]):
-        options = dict(config)
-        variant = options.pop("variant")
-        super().__init__(make_env(variant, illegal_action="terminate", **options))
-        self.observation_spaces = {agent: self._masked_space(space)
-                                   for agent, space in self.observation_spaces.items()}
-        self.observation_space = gym.spaces.Dict(self.observation_spaces)
+    class MaskedEightsEnv(PettingZooEnv):
+        def __init__(self, config: dict[str, Any]):
+            options = dict(config)
+            variant = options.pop("variant")
+            super().__init__(make_env(variant, illegal_action="terminate", **options))
+            self.observation_spaces = {agent: masked_space(space)
+                                       for agent, space in self.observation_spaces.items()}
+            self.observation_space = gym.spaces.Dict(self.observation_spaces)
 
-    @staticmethod
-    def _masked_space(space: gym.spaces.Dict) -> gym.spaces.Dict:
-        mask = space["action_mask"]
-        return gym.spaces.Dict({
-            "observations": space["observation"],
-            "action_mask": gym.spaces.Box(0.0, 1.0, mask.shape, dtype=np.float32),
-        })
+        def reset(self, *, seed: int | None = None, options: dict | None = None):
+            obs, infos = super().reset(seed=seed, options=options)
+            return masked(obs), infos
 
-    @staticmethod
-    def _masked(obs: dict[str, dict[str, np.ndarray]]) -> dict[str, dict[str, np.ndarray]]:
-        return {agent: {"observations": o["observation"],
-                        "action_mask": o["action_mask"].astype(np.float32)}
-                for agent, o in obs.items()}
+        def step(self, action: dict[str, int]):
+            obs, rewards, terminateds, truncateds, infos = super().step(action)
+            return masked(obs), rewards, terminateds, truncateds, infos
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
-        obs, infos = super().reset(seed=seed, options=options)
-        return self._masked(obs), infos
+    return MaskedEightsEnv
 
-    def step(self, action: dict[str, int]):
-        obs, rewards, terminateds, truncateds, infos = super().step(action)
-        return self._masked(obs), rewards, terminateds, truncateds, infos
+
+def masked_space(space: gym.spaces.Dict) -> gym.spaces.Dict:
+    """An observation space with the masking module's keys and a float mask."""
+    mask = space["action_mask"]
+    return gym.spaces.Dict({
+        "observations": space["observation"],
+        "action_mask": gym.spaces.Box(0.0, 1.0, mask.shape, dtype=np.float32),
+    })
+
+
+def masked(obs: dict[str, dict[str, np.ndarray]]) -> dict[str, dict[str, np.ndarray]]:
+    """Observations with the masking module's keys and a float mask."""
+    return {agent: {"observations": o["observation"],
+                    "action_mask": o["action_mask"].astype(np.float32)}
+            for agent, o in obs.items()}
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -160,7 +165,15 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def build_config(args: argparse.Namespace) -> PPOConfig:
     """PPO on the new API stack: one masked RLModule that every seat maps to."""
-    register_env(ENV_NAME, MaskedEightsEnv)
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
+        ActionMaskingTorchRLModule,
+    )
+    from ray.tune.registry import register_env
+
+    register_env(ENV_NAME, masked_env_class())
     return (
         PPOConfig()
         .environment(ENV_NAME, env_config={"variant": args.variant,
@@ -197,7 +210,9 @@ def _number(value: float, spec: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> list[dict[str, float]]:
-    args = parse_args(argv)
+    args = parse_args(argv)  # before Ray is imported: --help and bad flags answer at once
+    import ray
+
     if args.address is None:
         # "local" starts a Ray of our own even when a `ray start` cluster runs on this machine
         ray.init(address="local", num_cpus=args.num_cpus, include_dashboard=False)

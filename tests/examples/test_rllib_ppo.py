@@ -39,7 +39,7 @@ recipe = load_recipe()
 
 @pytest.mark.parametrize("variant", available_variants())
 def test_the_glue_passes_rllibs_env_check(variant: str) -> None:
-    env = recipe.MaskedEightsEnv({"variant": variant, "num_players": 3})
+    env = recipe.masked_env_class()({"variant": variant, "num_players": 3})
     for _ in range(10):  # each check steps one unmasked random action
         check_multiagent_environments(env)
     obs, _ = env.reset(seed=0)
