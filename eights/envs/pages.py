@@ -10,9 +10,12 @@ summary, the shipped agents' measured strength) around blocks marked::
 Each block is made here from the variant's registration and its env module's
 :class:`~eights.envs.docs.EnvDoc`: the spaces, the observation table from the
 declared view fields, the options with their defaults, a rendered position and
-the version history. ``python -m eights.envs.pages`` rewrites the blocks in
-place; ``--check`` only reports the stale ones, which is what the test suite
-runs, so a page cannot drift from the code.
+the version history. Pages about every variant at once (:data:`SHARED_PAGES`:
+docs/training.md's table of Gymnasium ids) hold blocks made from the registry
+alone (:data:`SHARED_BLOCKS`), so a new variant cannot be left out of them.
+``python -m eights.envs.pages`` rewrites the blocks in place; ``--check`` only
+reports the stale ones, which is what the test suite runs, so a page cannot
+drift from the code.
 """
 
 from __future__ import annotations
@@ -81,14 +84,34 @@ BLOCKS: dict[str, Callable[[str], str]] = {
 }
 
 
-def refreshed(text: str, variant: str, where: str = "") -> str:
-    """``text`` with every generated block made anew for ``variant``."""
+def gym_ids() -> str:
+    """Every variant's Gymnasium id and PettingZoo module, as a Markdown table."""
+    from ..registration import GYM_IDS
+
+    rows = ["| variant | Gymnasium id | PettingZoo module |", "| --- | --- | --- |"]
+    rows += [f"| `{variant}` | `{GYM_IDS[variant]}` | `{REGISTRY[variant].env}` |"
+             for variant in REGISTRY]
+    return "\n".join(rows)
+
+
+#: blocks of the pages about every variant at once, made from the registry
+SHARED_BLOCKS: dict[str, Callable[[], str]] = {"gym-ids": gym_ids}
+#: those pages, relative to the repository root
+SHARED_PAGES = (Path("docs") / "training.md",)
+
+
+def refreshed(text: str, variant: str | None, where: str = "") -> str:
+    """``text`` with every generated block made anew for ``variant`` (``None``: a shared
+    page, whose blocks are :data:`SHARED_BLOCKS`)."""
+    blocks = BLOCKS if variant is not None else SHARED_BLOCKS
+
     def fill(match: re.Match[str]) -> str:
         name = match.group("name")
-        if name not in BLOCKS:
+        if name not in blocks:
             raise ValueError(f"{where}: unknown generated block {name!r}; the blocks are "
-                             f"{', '.join(BLOCKS)}")
-        return f"{match.group(1)}{BLOCKS[name](variant).rstrip()}\n{match.group(4)}"
+                             f"{', '.join(blocks)}")
+        made = BLOCKS[name](variant) if variant is not None else SHARED_BLOCKS[name]()
+        return f"{match.group(1)}{made.rstrip()}\n{match.group(4)}"
     return BLOCK.sub(fill, text)
 
 
@@ -96,9 +119,10 @@ def page_path(root: Path, variant: str) -> Path:
     return root / PAGES / f"{variant}.md"
 
 
-def stale_blocks(root: Path, variant: str) -> list[str]:
-    """The names of ``variant``'s page blocks that differ from what the code makes now."""
-    path = page_path(root, variant)
+def stale_blocks(root: Path, variant: str | None, path: Path | None = None) -> list[str]:
+    """The names of the blocks of ``variant``'s page (or of the shared page ``path``, with
+    ``variant=None``) that differ from what the code makes now."""
+    path = page_path(root, variant) if variant is not None else root / path
     text = path.read_text(encoding="utf-8")
     fresh = refreshed(text, variant, str(path))
     old = {m.group("name"): m.group("body") for m in BLOCK.finditer(text)}
@@ -109,9 +133,11 @@ def stale_blocks(root: Path, variant: str) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m eights.envs.pages",
-        description="Rewrite the generated blocks of docs/envs/<variant>.md from the code.")
+        description="Rewrite the generated blocks of docs/envs/<variant>.md and of the pages "
+                    "about every variant (docs/training.md) from the code.")
     parser.add_argument("variants", nargs="*", metavar="VARIANT",
-                        help=f"variants (default: all of {', '.join(REGISTRY)})")
+                        help=f"variants (default: all of {', '.join(REGISTRY)}, and the "
+                             f"shared pages)")
     parser.add_argument("--root", type=Path, default=Path("."), help="the repository root")
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 if a block is out of date")
@@ -120,12 +146,15 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown variant {unknown[0]!r}; the variants are {', '.join(REGISTRY)}")
     status = 0
-    for variant in args.variants or REGISTRY:
-        path = page_path(args.root, variant)
+    targets: list[tuple[str | None, Path | None]] = [(v, None) for v in args.variants or REGISTRY]
+    if not args.variants:
+        targets += [(None, shared) for shared in SHARED_PAGES]
+    for variant, shared in targets:
+        path = page_path(args.root, variant) if variant is not None else args.root / shared
         if not path.is_file():
             print(f"error: {path} does not exist", file=sys.stderr)
             return 2
-        stale = stale_blocks(args.root, variant)
+        stale = stale_blocks(args.root, variant, shared)
         if not stale:
             print(f"{path}: up to date")
         elif args.check:

@@ -70,3 +70,26 @@ def test_an_unknown_block_or_variant_is_refused(tmp_path, capsys):
         pages.main(["no_such_variant"])
     assert "unknown variant 'no_such_variant'; the variants are crazy_eights" in (
         capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("shared", pages.SHARED_PAGES, ids=str)
+def test_the_shared_pages_are_current_and_list_every_gymnasium_id(shared):
+    from eights.registration import GYM_IDS
+
+    assert pages.stale_blocks(ROOT, None, shared) == [], (
+        f"{shared} is out of date: run python -m eights.envs.pages")
+    text = (ROOT / shared).read_text(encoding="utf-8")
+    assert all(f"`{env_id}`" in text for env_id in GYM_IDS.values())
+
+
+def test_a_stale_shared_page_is_reported_and_rewritten(tmp_path, capsys):
+    (tmp_path / "docs" / "envs").mkdir(parents=True)
+    for variant in REGISTRY:
+        shutil.copy(pages.page_path(ROOT, variant), pages.page_path(tmp_path, variant))
+    training = tmp_path / "docs" / "training.md"
+    fresh = (ROOT / "docs" / "training.md").read_text()
+    training.write_text(fresh.replace("| `crazier_eights` | `eights/CrazierEights-v1`", "| x"))
+    assert pages.main(["--root", str(tmp_path), "--check"]) == 1
+    assert "training.md: out of date: gym-ids" in " ".join(capsys.readouterr().out.split())
+    assert pages.main(["--root", str(tmp_path)]) == 0
+    assert training.read_text() == fresh
