@@ -44,16 +44,32 @@ anyone) causes you to draw, and several add up; ``{ on = "lose", instead =
 
 Steps compile to a flat program of small tuples (``repeat`` unrolled, ``if``
 and ``may`` as jumps), which the engine runs one frame at a time. A file is
-checked completely on load: every error names the card, the field and what is
-allowed. Card texts (``7G``) come from rank and first colour, so every card file
-has the same 52 texts and the same action space.
+checked completely on load: every error is one line that names the file, the
+card, the field and what is allowed. Card texts (``7G``) come from rank and first
+colour, so every card file has the same 52 texts and the same action space.
+
+**Limits.** A card set may come from anyone (a file a user names, a protocol
+message, a stored record), so reading and compiling it is bounded: only a
+regular file is opened (a FIFO, a device, a directory is refused before it is
+opened, so nothing blocks or reads forever), of at most
+:data:`MAX_CARD_FILE_BYTES` of UTF-8 text; steps nest at most
+:data:`MAX_NESTING` lists deep (``repeat`` and ``if`` inside one another) and
+a trigger compiles to at most :data:`MAX_PROGRAM_STEPS` steps after
+``repeat`` is unrolled (so nested repeats cannot grow exponentially); names and
+texts are printable text on one line (no control characters reach a terminal).
+
+A config holds the card set's text, not the file's path (see
+:class:`~eights.engines.crazier_eights.CrazierEightsConfig`): :func:`read`
+reads a file once, :func:`from_text` parses a text, cached by its content.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import os
+import stat
 import tomllib
 from collections.abc import Mapping, Sequence
 from importlib import resources
@@ -81,6 +97,14 @@ PRIMITIVES = ("draw", "discard_extra", "choose_player", "choose_colour", "destro
 NEEDS_A_CARD = ("destroy", "restore")
 BUILT_IN = "crazier_eights.toml"
 CARD_KEYS = ("rank", "colours", "name", "type", "text", "substitute") + TRIGGERS
+#: the most a card file may hold: ours takes 15 KiB, so a set with far longer texts fits
+MAX_CARD_FILE_BYTES = 64 * 1024
+#: step lists inside one another (``repeat`` and ``if``): ours go 2 deep
+MAX_NESTING = 5
+#: steps one trigger compiles to, ``repeat`` unrolled: ours take at most 6
+MAX_PROGRAM_STEPS = 64
+#: card sets parsed, by text (a config's card set is parsed once, however often it is read)
+_PARSED_CACHE_SIZE = 32
 
 
 class CardFileError(ValueError):
@@ -121,15 +145,79 @@ class CrazierCards:
 
 # ------------------------------------------------------------------ loading
 def load(path: str | os.PathLike | None = None) -> CrazierCards:
-    """The card set in ``path`` (our own when None), validated; cached per file and version."""
+    """The card set in the file ``path`` (our own when None), read now and validated."""
     if path is None:
         return _load_built_in()
+    return from_text(read(path), os.fspath(path))
+
+
+def read(path: str | os.PathLike) -> str:
+    """The text of the card file ``path``, read within the limits (module docstring).
+
+    Anything but a regular file is refused before it is opened; the file is opened
+    without blocking and read up to one byte past :data:`MAX_CARD_FILE_BYTES`.
+    """
     path = os.fspath(path)
+    where = repr(path)
     try:
-        stamp = os.stat(path).st_mtime_ns
+        _regular(os.stat(path).st_mode, where)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as err:
-        raise CardFileError(f"card_file {path!r} cannot be read: {err.strerror}") from None
-    return _load_file(os.path.abspath(path), stamp)
+        raise CardFileError(f"{where} cannot be read: {err.strerror or err}") from None
+    with os.fdopen(fd, "rb") as file:
+        try:
+            _regular(os.fstat(file.fileno()).st_mode, where)  # replaced since the stat
+            data = file.read(MAX_CARD_FILE_BYTES + 1)
+        except OSError as err:
+            raise CardFileError(f"{where} cannot be read: {err.strerror or err}") from None
+    return decode(data, where)
+
+
+def _regular(mode: int, where: str) -> None:
+    """Refuse what is not a regular file (reading it could block or never end)."""
+    if not stat.S_ISREG(mode):
+        kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+                 (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                 (stat.S_ISSOCK, "a socket"))
+        kind = next((name for test, name in kinds if test(mode)), "not a file")
+        raise CardFileError(f"{where} is {kind}; a card file is a regular TOML file of at "
+                            f"most {MAX_CARD_FILE_BYTES // 1024} KiB")
+
+
+def decode(data: bytes, where: str) -> str:
+    """The UTF-8 text of a card file's bytes, refused past :data:`MAX_CARD_FILE_BYTES`."""
+    if len(data) > MAX_CARD_FILE_BYTES:
+        raise CardFileError(f"{where} is larger than {MAX_CARD_FILE_BYTES // 1024} KiB; a card "
+                            f"file is a TOML file of at most that (ours takes 15 KiB)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise CardFileError(f"{where} is not UTF-8 text (byte {err.start} is "
+                            f"{data[err.start:err.start + 1]!r}); save it as UTF-8") from None
+
+
+def sha256(text: str) -> str:
+    """The hex SHA-256 of a card set's text (of its UTF-8 bytes: ``sha256sum`` of the file)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+_parsed: dict[str, CrazierCards] = {}
+
+
+def from_text(text: str | None, source: str = "card_set") -> CrazierCards:
+    """The card set of a card file's ``text`` (ours when None), parsed once per text.
+
+    ``source`` names it in errors (the file, or the option that carried the text).
+    """
+    if text is None:
+        return _load_built_in()
+    cards = _parsed.get(text)
+    if cards is None:
+        cards = parse(text, source)
+        if len(_parsed) >= _PARSED_CACHE_SIZE:
+            _parsed.pop(next(iter(_parsed)), None)
+        _parsed[text] = cards
+    return cards
 
 
 @functools.cache
@@ -138,26 +226,26 @@ def _load_built_in() -> CrazierCards:
     return parse(text, f"eights/data/{BUILT_IN}")
 
 
-@functools.lru_cache(maxsize=16)
-def _load_file(path: str, stamp: int) -> CrazierCards:
-    with open(path, encoding="utf-8") as f:
-        return parse(f.read(), path)
-
-
 def parse(text: str, source: str = "<card file>") -> CrazierCards:
     """A card set from the text of a TOML card file (see the module docstring)."""
+    if not isinstance(text, str):
+        raise CardFileError(f"{source}: {_shown(text)} is not the text of a card file")
+    decode(text.encode("utf-8", "surrogatepass"), source)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise CardFileError(f"{source}: not valid TOML ({err})") from None
+    except RecursionError:  # arrays or tables nested past what the TOML reader can follow
+        raise CardFileError(f"{source}: not valid TOML here (arrays or tables nested too "
+                            f"deeply); steps nest at most {MAX_NESTING} deep") from None
     unknown = sorted(set(data) - {"set", "card"})
     if unknown:
-        raise CardFileError(f"{source}: unknown top-level key {unknown[0]!r}; a card file has "
-                            f"[set] and [[card]] tables")
+        raise CardFileError(f"{source}: unknown top-level key {_shown(unknown[0])}; a card "
+                            f"file has [set] and [[card]] tables")
     cards = data.get("card")
     if not isinstance(cards, list) or not cards:
         raise CardFileError(f"{source}: no [[card]] tables; a card set has 52 cards")
-    set_name = str(data.get("set", {}).get("name", os.path.basename(source)))
+    set_name = _set_name(data.get("set", {}), source)
     by_id: dict[int, tuple[Mapping[str, Any], _Card]] = {}
     for n, record in enumerate(cards):
         card = _Card.check(record, n, source)
@@ -189,6 +277,42 @@ def parse(text: str, source: str = "<card file>") -> CrazierCards:
         saves=tuple(c.saves for c in ordered),
         needs=tuple(c.needs for c in ordered),
         texts=tuple(c.text for c in ordered), source=source)
+
+
+def _set_name(table: Any, source: str) -> str:
+    """The ``[set]`` table's name (the file's name when it has none)."""
+    if not isinstance(table, Mapping):
+        raise CardFileError(f"{source}: set = {_shown(table)}; [set] is a table, e.g. "
+                            f"[set] name = \"my cards\"")
+    extra = sorted(set(table) - {"name"})
+    if extra:
+        raise CardFileError(f"{source}: [set] has an unknown key {_shown(extra[0])}; it has "
+                            f"name")
+    if "name" not in table:
+        return os.path.basename(source)
+    name = table["name"]
+    problem = _not_printable(name)
+    if problem:
+        raise CardFileError(f"{source}: [set] name: {problem}")
+    return name.strip()
+
+
+def _not_printable(value: Any) -> str:
+    """Why ``value`` is not a name or text (a non-empty string of printable characters on one
+    line: a control character would reach the terminal that prints it); "" when it is."""
+    if not isinstance(value, str) or not value.strip():
+        return f"{_shown(value)} is not a non-empty string"
+    bad = next((i for i, ch in enumerate(value) if not ch.isprintable()), -1)
+    if bad >= 0:
+        return (f"character {bad + 1} is U+{ord(value[bad]):04X}, a control character; names "
+                f"and texts are printable text on one line")
+    return ""
+
+
+def _shown(value: Any, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters, so an error stays one short line."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit - 3]}..."
 
 
 def text_of(card: int) -> str:
@@ -235,7 +359,8 @@ class _Card:
     def check(cls, record: Any, n: int, source: str) -> _Card:
         if not isinstance(record, Mapping):
             raise CardFileError(f"{source}: card {n + 1} is not a table")
-        label = record.get("name") if isinstance(record.get("name"), str) else f"card {n + 1}"
+        name = record.get("name")
+        label = name if not _not_printable(name) and len(name) <= 60 else f"card {n + 1}"
         card = cls(where=f"{source}: card {n + 1} ({label})")
         for key in record:
             if key not in CARD_KEYS:
@@ -249,26 +374,27 @@ class _Card:
         rank = record["rank"]
         rank_text = str(rank).strip().upper() if isinstance(rank, (str, int)) else ""
         if rank_text not in RANK_TEXT:
-            raise card.error("rank", f"{rank!r} is not a rank; ranks are "
+            raise card.error("rank", f"{_shown(rank)} is not a rank; ranks are "
                                      f"{', '.join(RANK_TEXT)}")
         card.rank = RANK_TEXT.index(rank_text) + 1
         colours = record["colours"]
         if not isinstance(colours, list) or not colours:
-            raise card.error("colours", f"{colours!r} is not a list of colours; write e.g. "
+            raise card.error("colours", f"{_shown(colours)} is not a list of colours; write e.g. "
                                         f"[\"green\"] (colours: {ALLOWED_COLOURS})")
         indices = []
         for c in colours:
             i = _colour(c)
             if i < 0:
-                raise card.error("colours", f"{c!r} is not a colour; the colours are "
+                raise card.error("colours", f"{_shown(c)} is not a colour; the colours are "
                                             f"{ALLOWED_COLOURS}")
             if i in indices:
-                raise card.error("colours", f"{c!r} is listed twice")
+                raise card.error("colours", f"{_shown(c)} is listed twice")
             indices.append(i)
         card.colours = tuple(indices)
         kind = record["type"]
         if kind not in (EVENT, ASSET):
-            raise card.error("type", f"{kind!r} is not a card type; types are event and asset")
+            raise card.error("type", f"{_shown(kind)} is not a card type; types are event "
+                                     f"and asset")
         card.type = kind
         programs: list[tuple[tuple, ...]] = [() for _ in TRIGGERS]
         allowed = ("play",) if kind == EVENT else TRIGGERS[1:]
@@ -293,8 +419,9 @@ class _Card:
 
     def _string(self, record: Mapping[str, Any], key: str) -> str:
         value = record[key]
-        if not isinstance(value, str) or not value.strip():
-            raise self.error(key, f"{value!r} is not a non-empty string")
+        problem = _not_printable(value)
+        if problem:
+            raise self.error(key, problem)
         return value.strip()
 
     def _substitutions(self, items: Any) -> None:
@@ -310,12 +437,12 @@ class _Card:
                 extra = sorted(set(item) - {"on", "cause", "change"})
                 cause, change = item.get("cause", "opponent"), item.get("change")
                 if extra:
-                    raise self.error(field, f"unknown key {extra[0]!r}; a draw substitution "
+                    raise self.error(field, f"unknown key {_shown(extra[0])}; a draw substitution "
                                             f"has cause and change")
                 if cause not in ("opponent", "any"):
-                    raise self.error(field, f"cause {cause!r}: allowed are opponent and any")
+                    raise self.error(field, f"cause {_shown(cause)}: allowed are opponent and any")
                 if type(change) is not int or change == 0:
-                    raise self.error(field, f"change {change!r}: a non-zero whole number of "
+                    raise self.error(field, f"change {_shown(change)}: a non-zero whole number of "
                                             f"cards (negative: fewer)")
                 changes.append((cause, change))
             else:
@@ -353,6 +480,7 @@ class _Compiler:
     def __init__(self, card: _Card, trigger: str, index: int):
         self.card, self.trigger, self.index = card, trigger, index
         self.ops: list[tuple] = []
+        self.depth = 0
 
     def program(self, steps: Any) -> tuple[tuple, ...]:
         self._steps(steps, self.trigger)
@@ -362,11 +490,26 @@ class _Compiler:
         return self.card.error(field, message)
 
     def _steps(self, steps: Any, field: str) -> None:
+        """Compile a list of steps, one list deeper than the caller's (at most
+        :data:`MAX_NESTING`), so a file nested past it is refused before it is followed."""
         if not isinstance(steps, list) or not steps:
             raise self._error(field, "a non-empty list of steps such as "
                                      "[{ do = \"draw\", who = \"chosen\", count = 1 }]")
+        if self.depth == MAX_NESTING:
+            raise self._error(field, f"steps nested more than {MAX_NESTING} deep (repeat and "
+                                     f"if inside one another); write them flatter")
+        self.depth += 1
         for k, step in enumerate(steps):
             self._step(step, f"{field}[{k}]")
+        self.depth -= 1
+
+    def _grown(self, field: str) -> None:
+        """Refuse a program past :data:`MAX_PROGRAM_STEPS`, checked as each step is added, so
+        nested repeats stop at the limit instead of unrolling exponentially."""
+        if len(self.ops) > MAX_PROGRAM_STEPS:
+            raise self._error(field, f"{self.trigger} compiles to more than "
+                                     f"{MAX_PROGRAM_STEPS} steps (repeat unrolls its steps "
+                                     f"count times); use fewer or smaller repeats")
 
     def _step(self, step: Any, field: str) -> None:
         if not isinstance(step, Mapping) or "do" not in step:
@@ -374,11 +517,11 @@ class _Compiler:
                                      + ", ".join(PRIMITIVES))
         do = step["do"]
         if do not in PRIMITIVES:
-            raise self._error(field, f"do = {do!r} is not a step; steps are "
+            raise self._error(field, f"do = {_shown(do)} is not a step; steps are "
                                      f"{', '.join(PRIMITIVES)}")
         may = step.get("may", False)
         if not isinstance(may, bool):
-            raise self._error(field, f"may = {may!r}: true or false")
+            raise self._error(field, f"may = {_shown(may)}: true or false")
         if do == "discard_extra" and self.index == OPPONENT_BEGIN_TURN:
             raise self._error(field, "discard_extra happens on its controller's own turn: not "
                                      "in opponent_begin_turn")
@@ -393,27 +536,28 @@ class _Compiler:
             getattr(self, f"_{do}")(step, field)
         if may:
             self.ops[ask_at] = ("ask", len(self.ops))
+        self._grown(field)
 
     def _keys(self, step: Mapping[str, Any], field: str, *keys: str) -> None:
         extra = sorted(set(step) - {"do", "may", *keys})
         if extra:
             allowed = ", ".join(keys) if keys else "no other keys"
-            raise self._error(field, f"{step['do']}: unknown key {extra[0]!r} (it takes "
+            raise self._error(field, f"{step['do']}: unknown key {_shown(extra[0])} (it takes "
                                      f"{allowed})")
 
     def _count(self, step: Mapping[str, Any], field: str, default: int | None = None,
                most: int = 10) -> int:
         count = step.get("count", default)
         if type(count) is not int or not 1 <= count <= most:
-            raise self._error(field, f"{step['do']}: count = {count!r}; a whole number from 1 "
-                                     f"to {most}")
+            raise self._error(field, f"{step['do']}: count = {_shown(count)}; a whole number "
+                                     f"from 1 to {most}")
         return count
 
     def _choice(self, step: Mapping[str, Any], field: str, key: str,
                 allowed: Sequence[str], default: str | None = None) -> str:
         value = step.get(key, default)
         if value not in allowed:
-            raise self._error(field, f"{step['do']}: {key} = {value!r}; allowed: "
+            raise self._error(field, f"{step['do']}: {key} = {_shown(value)}; allowed: "
                                      f"{', '.join(allowed)}")
         return value
 
@@ -441,7 +585,7 @@ class _Compiler:
         self._keys(step, field, "count", "may_bottom")
         bottom = step.get("may_bottom", False)
         if not isinstance(bottom, bool):
-            raise self._error(field, f"look: may_bottom = {bottom!r}; true or false")
+            raise self._error(field, f"look: may_bottom = {_shown(bottom)}; true or false")
         self.ops.append(("look", self._count(step, field, most=5), bottom))
 
     def _reveal(self, step, field):
@@ -485,18 +629,18 @@ class _Compiler:
         kind, value = kinds[0], test[kinds[0]]
         if kind == "found_type":
             if value not in (EVENT, ASSET):
-                raise self._error(field, f"found_type = {value!r}: event or asset")
+                raise self._error(field, f"found_type = {_shown(value)}: event or asset")
             return (kind, value)
         if kind == "found_colour":
             colour = -2 if value == "chosen" else _colour(value)
             if colour == -1:
-                raise self._error(field, f"found_colour = {value!r}: \"chosen\" or a colour "
+                raise self._error(field, f"found_colour = {_shown(value)}: \"chosen\" or a colour "
                                          f"({ALLOWED_COLOURS})")
             return (kind, colour)
         if type(value) is not int or not 0 <= value <= 200:
-            raise self._error(field, f"{kind} = {value!r}: a whole number of cards")
+            raise self._error(field, f"{kind} = {_shown(value)}: a whole number of cards")
         who = test.get("who", "you")
         if who not in ("you", "chosen"):
-            raise self._error(field, f"who = {who!r}: you or chosen")
+            raise self._error(field, f"who = {_shown(who)}: you or chosen")
         return (kind, value, who)
 

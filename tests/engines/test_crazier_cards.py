@@ -981,6 +981,129 @@ def test_a_card_file_is_read_again_after_it_changes(tmp_path):
     assert again.cardset.card_name(card("KO")) == "Keep"
 
 
+# ---------------------------------------------------------------- the card file's limits
+POTION_PLAY = 'play = [{ do = "discard_extra", count = 2 }]'
+
+
+def nested_repeat(depth: int, count: int = 1) -> str:
+    """Potion of Vitality's play as ``depth`` repeats inside one another, around one draw."""
+    steps = '{ do = "draw", who = "you", count = 1 }'
+    for _ in range(depth):
+        steps = f'{{ do = "repeat", count = {count}, steps = [{steps}] }}'
+    return change("Potion of Vitality", POTION_PLAY, f"play = [{steps}]")
+
+
+def fifo(tmp_path: Path) -> str:
+    path = tmp_path / "cards.fifo"
+    os.mkfifo(path)
+    return str(path)
+
+
+def written(tmp_path: Path, data: bytes) -> str:
+    path = tmp_path / "my_cards.toml"
+    path.write_bytes(data)
+    return str(path)
+
+
+#: (a card_file that is no card file, the one-line error naming it): each was read until
+#: memory ran out, blocked for ever, or ended in a traceback
+HAZARDOUS_FILES = {
+    "a FIFO": (fifo, r"'.*cards\.fifo' is a FIFO; a card file is a regular TOML "
+                     r"file of at most 64 KiB"),
+    "/dev/zero": (lambda _: "/dev/zero", r"'/dev/zero' is a character device"),
+    "/dev/urandom": (lambda _: "/dev/urandom", r"'/dev/urandom' is a character "
+                                               r"device"),
+    "a directory": (str, r"'.*' is a directory; a card file is a regular"),
+    "a /proc file": (lambda _: "/proc/self/status", r"/proc/self/status: not valid TOML"),
+    "too large": (lambda tmp: written(tmp, BUILT_IN_TEXT.encode() + b"#" * 65536),
+                  r"'.*my_cards\.toml' is larger than 64 KiB"),
+    "not UTF-8": (lambda tmp: written(tmp, BUILT_IN_TEXT.encode("utf-16")),
+                  r"'.*my_cards\.toml' is not UTF-8 text \(byte 0 is b'\\xff'\); save it as "
+                  r"UTF-8"),
+}
+
+
+@pytest.mark.parametrize("hazard", HAZARDOUS_FILES)
+def test_a_card_file_that_is_no_card_file_is_refused_in_one_line(tmp_path, hazard):
+    """Only a regular file is opened (checked before opening: a FIFO would block), at most
+    64 KiB of it is read, and it must be UTF-8: each refusal is one line naming the file."""
+    make_path, message = HAZARDOUS_FILES[hazard]
+    with pytest.raises(ConfigError, match=r"^crazier_eights: card_file: " + message) as err:
+        CrazierEightsConfig(card_file=make_path(tmp_path))
+    assert "\n" not in str(err.value)
+
+
+#: (a card file's text, the one-line error after its name: the card and field where it has
+#: them); each ended in a traceback or ran for ever
+HAZARDOUS_TEXTS = {
+    "set = 5": (lambda: "set = 5\n" + BUILT_IN_TEXT.replace('[set]\nname = "eights base set"',
+                                                           ""),
+                r"set = 5; \[set\] is a table"),
+    "a [set] name with a control character": (
+        lambda: edit('name = "eights base set"', 'name = "eights\\u001b[2J set"'),
+        r"\[set\] name: character 7 is U\+001B, a control character"),
+    "steps nested 200 deep": (
+        lambda: nested_repeat(200),
+        r"not valid TOML here \(arrays or tables nested too deeply\); steps nest at most 5 "
+        r"deep"),
+    "repeat nested 10 deep": (
+        lambda: nested_repeat(10, count=5),
+        r"card 20 \(Potion of Vitality\), field 'play\[0\]\.steps\[0\]\.steps\[0\]"
+        r"\.steps\[0\]\.steps\[0\]\.steps': steps nested more than 5 deep \(repeat and if "
+        r"inside one another\); write them flatter"),
+    "arrays nested 2000 deep": (
+        lambda: edit(POTION_PLAY, "play = " + "[" * 2000 + "]" * 2000),
+        r"not valid TOML here \(arrays or tables nested too deeply\)"),
+    "a control character in a name": (
+        lambda: change("Castle", 'name = "Castle"', 'name = "Cas\\u001b]0;owned\\u0007tle"'),
+        r"card 52 \(card 52\), field 'name': character 4 is U\+001B, a control character; "
+        r"names and texts are printable text on one line"),
+    "a control character in a text": (
+        lambda: change("Castle", 'text = "', 'text = "\\r'),
+        r"card 52 \(Castle\), field 'text': character 1 is U\+000D, a control character"),
+    "a newline in a text": (
+        lambda: change("Castle", 'text = "', 'text = "two\\nlines '),
+        r"card 52 \(Castle\), field 'text': character 4 is U\+000A"),
+}
+
+
+@pytest.mark.parametrize("hazard", HAZARDOUS_TEXTS)
+def test_a_card_file_past_the_limits_is_refused_in_one_line(hazard):
+    """Past the nesting, the size or the step limit, or with a control character in a name
+    or text (it would reach the terminal raw), a file is refused naming its card and field."""
+    make_text, message = HAZARDOUS_TEXTS[hazard]
+    with pytest.raises(CardFileError, match=r"^my_cards\.toml: " + message) as err:
+        parse(make_text(), "my_cards.toml")
+    assert "\n" not in str(err.value)
+
+
+def test_nested_repeats_stop_at_the_step_limit_instead_of_unrolling(monkeypatch):
+    """Four repeats of 5 inside one another would unroll to 625 steps (5 ** 10 at depth 10
+    took for ever): compiling stops at the 65th step, counted here, not timed."""
+    compiled = []
+    step = crazier_cards._Compiler._step
+
+    def counting(self, *args):
+        compiled.append(args[-1])
+        return step(self, *args)
+
+    monkeypatch.setattr(crazier_cards._Compiler, "_step", counting)
+    with pytest.raises(CardFileError, match=r"card 20 \(Potion of Vitality\), field 'play.*': "
+                                            r"play compiles to more than 64 steps \(repeat "
+                                            r"unrolls its steps count times\)"):
+        parse(nested_repeat(4, count=5))
+    potion = [field for field in compiled if field.startswith("play[0]")]
+    assert crazier_cards.MAX_PROGRAM_STEPS < len(potion) < 2 * crazier_cards.MAX_PROGRAM_STEPS
+
+
+def test_a_long_bad_value_is_cut_short_in_the_error():
+    text = change("Castle", 'type = "asset"', f'type = "{"x" * 5000}"')
+    with pytest.raises(CardFileError, match=r"field 'type': 'x{36}\.\.\. is not a card type") \
+            as err:
+        parse(text)
+    assert len(str(err.value)) < 200
+
+
 # ---------------------------------------------------------------- the docs' card table
 def doc_table() -> list[list[str]]:
     text = DOC.read_text(encoding="utf-8")
