@@ -89,7 +89,9 @@ TRAIN_FLAGS = {
                                                 "random,heuristic)"),
     "--eval-games": ("eval_games", int, "games per evaluation opponent (default 200)"),
     "--checkpoint-every": ("checkpoint_every", int, "timesteps between checkpoints and "
-                                                    "evaluations (default 100,000)"),
+                                                    "evaluations (default a tenth of "
+                                                    "--timesteps, at least one rollout, at "
+                                                    "most 100,000)"),
     "--max-snapshots": ("max_snapshots", int, "newest checkpoints kept as 'self' opponents "
                                               "(default 5)"),
     "--n-envs": ("n_envs", int, "parallel envs (default 32)"),

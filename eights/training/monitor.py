@@ -1,13 +1,15 @@
 """The training callback: progress, checkpoints, the self-play pool, evaluation, curves.
 
 stable-baselines3 calls :class:`TrainingMonitor` after every vectorized
-step. Every ``checkpoint_every`` timesteps (and once at the start, so the
-learning curve begins at the untrained policy) it
+step. Every ``settings.checkpoint_interval()`` timesteps (and once at the
+start, so the learning curve begins at the untrained policy) it
 
 1. writes ``checkpoints/step_<timesteps>.zip`` and ``latest.zip`` atomically;
 2. hands the newest checkpoints to every env's opponent pool (``self``);
 3. evaluates the checkpoint against each evaluation opponent on fixed deals
-   and appends the rates to ``eval.csv`` (and TensorBoard's ``eval/`` tags);
+   and appends the rates to ``eval.csv`` (and TensorBoard's ``eval/`` tags); the
+   log line says how many games were truncated (cut at the turn limit, counted
+   as not won), so a low rate from unfinished games is not read as losses;
 4. keeps ``best.zip``, the checkpoint with the best mean evaluation rate.
 
 A ``time_limit_minutes`` budget stops training cleanly at the next step.
@@ -32,13 +34,22 @@ from ..agents.policy import PolicyAgent
 from ..progress import ProgressReport
 from .checkpoints import export_policy, save_checkpoint
 from .curves import plot_learning_curve
-from .evaluate import evaluate
+from .evaluate import Evaluation, evaluate
 from .opponents import OpponentPool
 
 EVAL_FIELDS = ("timesteps", "seconds", "opponent", "games", "win_rate", "ci_low", "ci_high",
                "truncated")
 #: evaluation deals start here, far from the training envs' seeds
 EVAL_SEED = 1_000_000
+
+
+def eval_summary(result: Evaluation) -> str:
+    """``random 41.0%``, or ``random 0.0% (33 of 200 games truncated)``: a truncated game
+    counts as not won, so the rate alone would read unfinished games as losses."""
+    text = f"{result.opponent} {result.win_rate:.1%}"
+    if result.truncated:
+        text += f" ({result.truncated} of {result.games} games truncated)"
+    return text
 
 
 class TrainingMonitor(BaseCallback):
@@ -66,7 +77,8 @@ class TrainingMonitor(BaseCallback):
     # -------------------------------------------------------------- lifecycle
     def _on_training_start(self) -> None:
         self._started = time.perf_counter()
-        every = self.settings.checkpoint_every
+        every = self.settings.checkpoint_interval()
+        self._log(f"checkpoints and evaluations every {every:,} timesteps")
         self._load_history()
         self._push_snapshots()
         if self.settings.progress:
@@ -86,7 +98,7 @@ class TrainingMonitor(BaseCallback):
             self._progress.update(int(self.num_timesteps))
         if self.num_timesteps >= self._next_checkpoint:
             self._checkpoint()
-            every = self.settings.checkpoint_every
+            every = self.settings.checkpoint_interval()
             self._next_checkpoint = (self.num_timesteps // every + 1) * every
         limit = self.settings.time_limit_minutes
         if limit is not None and time.perf_counter() - self._started >= 60.0 * limit:
@@ -163,7 +175,7 @@ class TrainingMonitor(BaseCallback):
     # -------------------------------------------------------------- evaluation
     def _evaluate(self, path: Path, steps: int) -> None:
         agent = PolicyAgent(self.settings.variant, str(path))
-        rates = []
+        rates, parts = [], []
         seconds = time.perf_counter() - self._started
         for opponent in self.eval_opponents:
             result = evaluate(agent, opponent, self.settings.variant, self.settings.eval_games,
@@ -175,11 +187,10 @@ class TrainingMonitor(BaseCallback):
                    "truncated": result.truncated}
             self._append_row(row)
             rates.append(result.win_rate)
+            parts.append(eval_summary(result))
             self.logger.record(f"eval/win_rate_vs_{opponent}", result.win_rate)
         self.logger.dump(steps)
-        pairs = zip(self.eval_opponents, rates, strict=True)
-        summary = ", ".join(f"{opp} {rate:.1%}" for opp, rate in pairs)
-        self._log(f"{steps:>10,} timesteps: win rate vs {summary}")
+        self._log(f"{steps:>10,} timesteps: win rate vs {', '.join(parts)}")
         score = sum(rates) / len(rates)
         if score > self.best_score:
             self.best_score = score
@@ -223,4 +234,4 @@ class TrainingMonitor(BaseCallback):
             self.console.log(message)
 
 
-__all__ = ["EVAL_FIELDS", "TrainingMonitor"]
+__all__ = ["EVAL_FIELDS", "TrainingMonitor", "eval_summary"]

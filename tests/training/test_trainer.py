@@ -8,6 +8,7 @@ import zipfile
 
 import numpy as np
 import pytest
+from rich.console import Console
 
 from eights.agents import PolicyAgent, make_agent, play_game
 from eights.cli import main
@@ -21,6 +22,8 @@ from eights.training.checkpoints import (
     read_metadata,
     save_checkpoint,
 )
+from eights.training.evaluate import Evaluation
+from eights.training.monitor import eval_summary
 from eights.training.trainer import TrainSettings, resume_settings, train
 
 TINY = {"timesteps": 768, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 1,
@@ -235,3 +238,28 @@ def test_cli_export_takes_a_run_directory(run, tmp_path, capsys):
     assert main(["export", str(empty), str(out)]) == 2
     assert "holds no checkpoint (best.zip, final.zip, latest.zip)" in " ".join(
         capsys.readouterr().out.split())
+
+
+def test_the_default_checkpoint_interval_scales_to_the_run():
+    # the README's quick run: a fixed 100,000 evaluated it only at 0 and 20,000 steps
+    assert TrainSettings(timesteps=20_000).checkpoint_interval() == 2_048  # one rollout
+    assert TrainSettings(timesteps=400_000).checkpoint_interval() == 40_000
+    assert TrainSettings(timesteps=5_000_000).checkpoint_interval() == 100_000
+    assert TrainSettings(timesteps=20_000, checkpoint_every=500).checkpoint_interval() == 500
+    with pytest.raises(ConfigError, match="checkpoint_every=0"):
+        TrainSettings(checkpoint_every=0).check()
+
+
+def test_a_run_without_an_interval_draws_a_curve(tmp_path, capsys):
+    settings = {**TINY, "checkpoint_every": None, "eval_games": 2, "timesteps": 512}
+    result = train(TrainSettings(variant="crazy_eights", out=str(tmp_path), seed=1,
+                                 eval_opponents="random", **settings), console=Console())
+    steps = sorted({int(r["timesteps"]) for r in eval_rows(result.run_dir)})
+    assert steps == [0, 128, 256, 384, 512]  # one rollout of 2 envs x 64 steps apart
+    assert "checkpoints and evaluations every 128 timesteps" in capsys.readouterr().out
+
+
+def test_truncated_evaluation_games_are_reported_as_such():
+    assert eval_summary(Evaluation("random", 200, 0.0, 33)) == (
+        "random 0.0% (33 of 200 games truncated)")
+    assert eval_summary(Evaluation("heuristic", 200, 82.0, 0)) == "heuristic 41.0%"
