@@ -36,9 +36,11 @@ from .text import (
     counts_sentence,
     hand_sentence,
     moves_sentence,
+    narration,
     scores_sentence,
     table_sentence,
     top_card_sentence,
+    totals_sentence,
 )
 
 HELP = ("Keys: Space draw. P pass. C, D, H, S name a suit after an 8. C read the top card. "
@@ -101,10 +103,18 @@ class PlaySession:
         return 0
 
     def _narrate(self) -> None:
-        events = self.engine.view(self.seat).history()
-        for event in events[self._heard:]:
-            self.say(self.engine.describe_event(event, self.name))
+        """Say the events since the last call; after a hand of a match, the match totals."""
+        engine = self.engine
+        view = engine.view(self.seat)
+        events = view.history()
+        new = events[self._heard:]
         self._heard = len(events)
+        low = engine.low_score_wins
+        # at the end of the game the result says the scores instead
+        totals = None if engine.game_over else totals_sentence(view, self.name, low)
+        for sentence in narration(new, lambda e: engine.describe_event(e, self.name),
+                                  self.name, cards_of(view), low, totals):
+            self.say(sentence)
 
     def _announce_result(self) -> None:
         engine = self.engine

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from ..actions import SUIT_VERBS
 from ..cards import CardError, cards_count
 from ..engines import engine_class
-from ..engines.base import PlayerView
+from ..engines.base import Event, PlayerView
 from ..engines.cardset import STANDARD, CardSet
 
 #: what ``pass`` means in the phases where it declines something rather than ends a turn
@@ -165,6 +165,71 @@ def counts_sentence(view: PlayerView, name: Callable[[int], str]) -> str:
 
 def scores_sentence(view: PlayerView, name: Callable[[int], str]) -> str:
     return "Scores. " + "; ".join(f"{name(p)}: {s}" for p, s in enumerate(view.scores)) + "."
+
+
+#: events that count the cards their player has just drawn (a King's victim is ``skip`` with
+#: ``arg`` cards): read with those draws as one sentence, not as each draw and then again
+DRAW_SUMMARIES = {"skip": "is skipped"}
+
+
+def draws_sentence(draws: Sequence[Event], name: Callable[[int], str],
+                   cards: CardSet = STANDARD) -> str:
+    """One sentence for one player's draws in a row: ``"Player 1 draws 2 cards."``, or the
+    cards where the seat saw them (its own): ``"Player 0 draws the six of diamonds and the
+    ten of clubs."``."""
+    who = name(draws[0].player)
+    if all(e.card < 0 for e in draws):
+        return f"{who} draws {cards_count(len(draws))}."
+    spoken = [cards.spoken(e.card) if e.card >= 0 else "a card" for e in draws]
+    return f"{who} draws {', '.join(spoken[:-1])}{' and ' if len(spoken) > 1 else ''}" \
+           f"{spoken[-1]}."
+
+
+def narration(events: Sequence[Event], describe: Callable[[Event], str],
+              name: Callable[[int], str], cards: CardSet = STANDARD,
+              low_score_wins: bool = False, totals: str | None = None) -> list[str]:
+    """The sentences for new events, in order, as the person hears them.
+
+    ``describe`` is the engine's sentence for one event. A player's draws in a row
+    are one sentence, and with an event that counts them (:data:`DRAW_SUMMARIES`)
+    one sentence in all, so a King's two cards are not read three times. Where the
+    lower score wins, a score says so; ``totals`` (the match totals) follows a
+    hand's scores, before the next hand is dealt.
+    """
+    sentences: list[str] = []
+    i = 0
+    while i < len(events):
+        event = events[i]
+        j = i
+        while j < len(events) and events[j].kind == "draw" and events[j].player == event.player:
+            j += 1
+        if j == i:  # not a draw
+            sentence = describe(event)
+            if event.kind == "score" and low_score_wins:
+                sentence = sentence.removesuffix(".") + " (lower is better)."
+            sentences.append(sentence)
+            i += 1
+            last_score = event.kind == "score" and (i == len(events) or events[i].kind != "score")
+            if last_score and totals is not None:
+                sentences.append(totals)
+            continue
+        sentence = draws_sentence(events[i:j], name, cards) if j - i > 1 else describe(event)
+        after = events[j] if j < len(events) else None
+        if (after is not None and after.kind in DRAW_SUMMARIES
+                and after.player == event.player and after.arg == j - i):
+            sentence = f"{sentence.removesuffix('.')} and {DRAW_SUMMARIES[after.kind]}."
+            j += 1
+        sentences.append(sentence)
+        i = j
+    return sentences
+
+
+def totals_sentence(view: PlayerView, name: Callable[[int], str],
+                    low_score_wins: bool = False) -> str:
+    """The match totals after a hand, and which way they count."""
+    better = "lower is better" if low_score_wins else "higher is better"
+    return ("Match totals: " + "; ".join(f"{name(p)}: {s}" for p, s in enumerate(view.scores))
+            + f" ({better}).")
 
 
 def moves_sentence(moves: Sequence[str], phase: str | None = None,

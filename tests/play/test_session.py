@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from eights.agents import make_agent
@@ -67,7 +69,7 @@ def test_narration_never_names_a_card_an_opponent_drew():
         bot_draws = [line for line in out if line.startswith(("Player 1", "Player 2"))
                      and " draws " in line]
         assert bot_draws, "the bots drew at some point"
-        assert all(line.endswith("draws a card.") or "and is skipped" in line
+        assert all(re.search(r" draws (a card|\d+ cards)( and is skipped)?\.$", line)
                    for line in bot_draws), bot_draws
 
 
@@ -192,3 +194,27 @@ def test_livery_pass_after_a_penultimate_card_reads_as_not_calling():
     s, out = session(engine, ["1", "enter", "q", "q"])
     s.run()
     assert "Your moves: 1 don't call last card; 2 call last card." in out
+
+
+def test_a_kings_draw_is_one_sentence_and_a_hand_ends_with_the_match_totals():
+    engine = make_game("crazy_eights", num_players=2, seed=1)
+    out = Transcript()
+    PlaySession(engine, 0, {1: make_agent("heuristic", "crazy_eights", seed=1)},
+                FirstMoveKeys(), out).run()
+    king = out.index("Player 0 (you) plays the king of hearts.")
+    assert out[king + 1] == "Player 1 (heuristic) draws 2 cards and is skipped."
+    assert not any("draws 2 and is skipped" in line for line in out)
+
+
+def test_a_hand_of_a_match_ends_with_the_totals_and_which_way_they_count():
+    engine = make_game("livery_eights", num_players=2, seed=2, match=True)
+    out = Transcript()
+    PlaySession(engine, 0, {1: make_agent("heuristic", "livery_eights", seed=1)},
+                FirstMoveKeys(), out).run()
+    first = out.index("Player 0 (you) scores 33 points (lower is better).")
+    assert out[first + 1] == "Player 1 (heuristic) scores 0 points (lower is better)."
+    assert out[first + 2] == ("Match totals: Player 0 (you): 33; Player 1 (heuristic): 0 "
+                              "(lower is better).")
+    assert out[first + 3].startswith("Hand 2 is dealt")
+    assert out[-1].startswith("Scores.")  # the last hand ends with the result instead
+    assert not out[-2].startswith("Match totals")

@@ -7,7 +7,9 @@ import random
 import pytest
 
 from eights.engines import VARIANTS, Event, make_game
-from eights.play.text import action_phrase
+from eights.engines.cardset import STANDARD
+from eights.engines.crazy_eights import CrazyEightsGame
+from eights.play.text import action_phrase, narration
 
 
 @pytest.mark.parametrize("text, phrase", [
@@ -127,3 +129,22 @@ def test_an_ability_waiting_on_a_decision_is_read_with_its_card():
                 assert "Taking effect" not in sentence
                 quiet += 1
     assert asking and quiet
+
+
+def test_draws_in_a_row_are_one_sentence_naming_only_the_seats_own_cards():
+    def name(p):
+        return f"Player {p}"
+
+    def describe(e):
+        return CrazyEightsGame.describe_event(e, name)
+
+    king = [Event("draw", 1, -1, -1), Event("draw", 1, -1, -1), Event("skip", 1, -1, 2)]
+    assert narration(king, describe, name) == ["Player 1 draws 2 cards and is skipped."]
+    own = [Event("draw", 0, 22, -1), Event("draw", 0, 9, -1)]
+    spoken = [STANDARD.spoken(22), STANDARD.spoken(9)]
+    assert narration(own, describe, name) == [f"Player 0 draws {spoken[0]} and {spoken[1]}."]
+    one = [Event("draw", 0, -1, -1), Event("pass", 0, -1, -1)]
+    assert narration(one, describe, name) == [describe(one[0]), describe(one[1])]
+    score = [Event("score", 0, -1, 34)]
+    assert narration(score, describe, name, low_score_wins=True) == [
+        describe(score[0]).removesuffix(".") + " (lower is better)."]
