@@ -16,6 +16,7 @@ ERROR_CODES = (
     "unknown_field",          # a field the message type does not have
     "missing_field",          # a required field is absent
     "bad_value",              # a field of the wrong type or an impossible value
+    "bad_view",               # a decide's view that no position of the game fits
     "unsupported_protocol",   # the hello names a protocol version the bot does not speak
     "unsupported_variant",    # the bot does not play this variant
     "bad_config",             # the variant does not allow this config

@@ -17,6 +17,11 @@ decision. A frontend may leave out a view's optional fields; when the agent
 cannot decide on the view so filled in (a search whose sampled positions do
 not fit a default), the session logs why and answers with the variant's
 heuristic instead, so the frontend still gets a legal move.
+
+A decide's view that no position of the game fits (an empty agenda while a
+decision is asked, legal actions its hand cannot give) is refused as
+``bad_view`` naming the field (:mod:`~eights.protocol.consistency`), before
+the agent sees it: the fault is the frontend's, not the agent's.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from ..config import ConfigError, GameConfig
 from ..engines import VARIANTS, engine_class
 from ..engines.base import PlayerView
 from . import messages as m
+from .consistency import check_view_fits
 from .errors import ProtocolError
 from .views import read_view, view_from_json
 
@@ -171,6 +177,11 @@ class BotSession:
             raise ProtocolError("bad_value", f"view.current_player is {view.current_player} "
                                              f"but the decision is asked of view.seat "
                                              f"{view.seat}; they must be the same", id_)
+        try:
+            check_view_fits(msg["view"], view, filled)
+        except ProtocolError as err:
+            err.id = id_
+            raise
         if msg["game"] != self.game:
             self.game = msg["game"]
             if self.seed is not None:

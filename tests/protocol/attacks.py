@@ -26,15 +26,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import copy
 import itertools
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,6 +101,66 @@ def flood_decide(target_bytes: int, variant: str = VARIANT) -> str:
     per_event = len(m.encode(PAD_EVENT)) + 1
     message["view"]["history"] += [PAD_EVENT] * max(0, (target_bytes - base) // per_event)
     return m.encode(message)
+
+
+# ------------------------------------------------------------------ mutated views
+def mutated(value: object, rng: random.Random, cards: Sequence[str]) -> object:
+    """``value`` changed a little, keeping its JSON shape: a flag flipped, a number moved, a
+    card swapped, an item dropped, repeated or changed, an array emptied. What a frontend
+    with a bug in its bookkeeping sends: it passes the schema, but may fit no position."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return max(0, value + rng.choice((-2, -1, 1, 2)))
+    if value is None:
+        return rng.choice((0, cards[0]))
+    if isinstance(value, str):
+        return rng.choice(cards)
+    if isinstance(value, list):
+        items = list(value)
+        how = rng.randrange(4)
+        if how == 0 or not items:
+            return []
+        i = rng.randrange(len(items))
+        if how == 1:
+            del items[i]
+        elif how == 2:
+            items.append(copy.deepcopy(items[i]))
+        else:
+            items[i] = mutated(items[i], rng, cards)
+        return items
+    if isinstance(value, dict):
+        if not value:
+            return {cards[0]: 1}
+        out = dict(value)
+        key = rng.choice(list(out))
+        if rng.random() < 0.5:
+            del out[key]
+        else:
+            out[key] = mutated(out[key], rng, cards)
+        return out
+    return value
+
+
+def mutated_decides(variant: str, positions: int, seed: int = 0
+                    ) -> Iterator[tuple[str, dict]]:
+    """(field, decide) for every field of the full view of ``positions`` decision points of
+    random games, that field mutated (:func:`mutated`); seeded."""
+    rng = random.Random(seed)
+    seen = 0
+    for g in itertools.count():
+        game = make_game(variant, seed=seed * 1000 + g)
+        cards = list(game.cardset.texts)
+        while not game.game_over and seen < positions:
+            message = m.decide(game.view(game.current_player), seen + 1, g + 1, None)
+            for field in message["view"]:
+                view = {**message["view"], field: mutated(message["view"][field], rng, cards)}
+                yield field, {**message, "view": view}
+            seen += 1
+            legal = game.legal_actions()
+            game.step(legal[rng.randrange(len(legal))])
+        if seen >= positions:
+            return
 
 
 # ------------------------------------------------------------------ a server
