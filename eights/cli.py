@@ -6,6 +6,7 @@ Run `eights COMMAND --help` for a command's options, defaults and examples.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -374,9 +375,24 @@ def _version() -> str:
         return __version__
 
 
+#: the width of output that is not a terminal (a pipe, a log): rich would fold tables at 80
+#: columns there, an agent's name over three lines, where nobody's screen sets a width
+LOG_WIDTH = 200
+
+
+def make_console() -> Console:
+    """The console of the command: a terminal's own width; elsewhere :data:`LOG_WIDTH`, or
+    ``COLUMNS`` where it is set."""
+    console = Console()
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        console = Console(width=LOG_WIDTH)
+    return console
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    console = Console()
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # for the report's provenance
+    console = make_console()
     try:
         return args.func(args, console)
     except ConfigError as err:

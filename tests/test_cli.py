@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from eights.cli import main
 
 
@@ -85,3 +87,12 @@ def test_a_missing_training_extra_is_one_line_naming_the_install_command(monkeyp
         assert "needs the train extra (torch is not installed)" in out
         assert '.venv/bin/python -m pip install -c constraints.txt -e ".[train]"' in out
         assert "Traceback" not in out
+
+
+def test_tables_keep_agent_names_whole_off_a_terminal(capsys) -> None:
+    # capsys is not a terminal: rich folded long names over lines at 80 columns
+    agents = "random#a-long-label-for-the-control,heuristic#another-long-label"
+    assert main(["tournament", "--agents", agents, "--games", "4", "--no-progress"]) == 0
+    standings = capsys.readouterr().out.split("head to head")[0]
+    for name in agents.split(","):
+        assert re.search(rf"│ \d │ {name} +│", standings), standings

@@ -44,6 +44,7 @@ def tournament_command(args: argparse.Namespace, console: Console) -> int:
                 tournament, args.out, backend=args.backend, workers=args.workers,
                 ray_address=args.ray_address, restart=args.restart, report=not args.no_report,
                 progress=lambda done, total: progress.update(done), announce=progress.log,
+                command=["eights", *getattr(args, "argv", ["tournament"])],
             )
         except KeyboardInterrupt:
             progress.close()

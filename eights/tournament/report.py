@@ -9,15 +9,25 @@ within a round the schedule plays table after table, so points inside a
 round would show agents' ratings moving in blocks as their tables come up
 rather than anything about the agents. Its last point is the order-free
 rating of the standings (:mod:`eights.tournament.ratings`).
+
+The page says where it came from, so a report passed around can be checked and
+rerun: the eights version, when it was written, the command line (when the
+caller gives it: ``eights tournament`` does) and the SHA-256 of every model
+file a ``policy`` agent played.
 """
 
 from __future__ import annotations
 
+import hashlib
 import html
 import math
+import shlex
 import textwrap
+from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
+from ..config import ConfigError, options_text
 from .results import PairResult, TournamentResult
 from .text import failures_text, interval, number
 
@@ -25,8 +35,10 @@ HEATMAP = "winrate_heatmap.png"
 HISTORY = "rating_history.png"
 
 
-def write_report(result: TournamentResult, out: str | Path) -> Path:
-    """Write ``report.html``, ``winrate_heatmap.png`` and ``rating_history.png`` to ``out``."""
+def write_report(result: TournamentResult, out: str | Path,
+                 command: Sequence[str] | None = None) -> Path:
+    """Write ``report.html``, ``winrate_heatmap.png`` and ``rating_history.png`` to ``out``;
+    ``command`` is the command line that ran the tournament, for the page to show."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -36,7 +48,7 @@ def write_report(result: TournamentResult, out: str | Path) -> Path:
     plot_history(result, out / HISTORY)
     page = out / "report.html"
     tmp = out / ".report.html.tmp"
-    tmp.write_text(render_html(result))
+    tmp.write_text(render_html(result, command))
     tmp.replace(page)
     return page
 
@@ -135,7 +147,40 @@ def _title(result: TournamentResult) -> str:
     return f"{result.tournament.describe()}: {result.games_played:,} games"
 
 
-def render_html(result: TournamentResult) -> str:
+def model_hashes(result: TournamentResult) -> dict[str, str]:
+    """Each ``policy`` agent spec -> the SHA-256 of the model file it played (a file that
+    is gone by now is left out: the standings still stand)."""
+    from ..agents.policy import resolve_model
+
+    t = result.tournament
+    hashes = {}
+    for spec in t.agents:
+        kind, _, arg = spec.split("#", 1)[0].partition(":")
+        if kind != "policy":
+            continue
+        try:
+            path = resolve_model(arg.split("?", 1)[0], t.variant, t.num_players)
+        except ConfigError:
+            continue
+        hashes[spec] = f"{path.name} sha256:{hashlib.sha256(path.read_bytes()).hexdigest()}"
+    return hashes
+
+
+def provenance_html(result: TournamentResult, command: Sequence[str] | None) -> str:
+    """The page's last section: version, date, command line and model hashes."""
+    from .. import __version__
+
+    e = html.escape
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    items = [f"<li>eights {e(__version__)}, written {when}</li>"]
+    if command:
+        items.append(f"<li>command: <code>{e(shlex.join(command))}</code></li>")
+    items += [f"<li>{e(spec)}: <code>{e(digest)}</code></li>"
+              for spec, digest in model_hashes(result).items()]
+    return f"<h2>Provenance</h2>\n<ul>{''.join(items)}</ul>"
+
+
+def render_html(result: TournamentResult, command: Sequence[str] | None = None) -> str:
     e = html.escape
     t = result.tournament
     rows = []
@@ -167,9 +212,9 @@ def render_html(result: TournamentResult) -> str:
                     "its bot failed to start every time it was needed, so its games were "
                     "played by fallback moves or forfeited. It is listed last and unranked; "
                     "its games still count for its opponents.</p>")
-    options = ", ".join(f"{k}={v}" for k, v in t.options.items()) or "defaults"
-    status = ("complete" if result.complete
-              else f"partial: {result.games_played:,} of {result.games_total:,} games")
+    options = options_text(t.options)
+    status = (f"all {result.games_played:,} games played" if result.complete
+              else f"partial: {result.games_played:,} of {result.games_total:,} games played")
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <title>eights tournament: {e(t.variant)}</title>
@@ -181,7 +226,7 @@ th:nth-child(-n+2), td:nth-child(-n+2) {{ text-align: left; }}
 img {{ max-width: 100%; }}
 </style></head><body>
 <h1>{e(t.variant)}: {t.num_players}-player round-robin</h1>
-<p>{e(t.describe())}; seed {t.seed}; options: {e(options)}. {e(status)}.</p>
+<p>{e(t.describe())}; seed {t.seed}; options: {e(options)}; {e(status)}.</p>
 <h2>Standings</h2>
 <p>Sorted by the conservative rating (mu &minus; 3 sigma) of openskill's Plackett-Luce
 model over finishing orders. Win rates count a win shared among the seats an agent
@@ -210,5 +255,6 @@ table, so they would show whose tables came first, not how the agents compare.</
 <p>Raw data: <code>results.sqlite</code> (one row per game, replayable),
 <code>summary.json</code>, <code>standings.csv</code>, <code>pairs.csv</code>,
 <code>rating_history.csv</code>.</p>
+{provenance_html(result, command)}
 </body></html>
 """

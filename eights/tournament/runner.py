@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..agents import check_agent_spec
@@ -33,11 +33,13 @@ def run_tournament(tournament: Tournament, out: str | Path | None = None, *,
                    ray_address: str | None = None, restart: bool = False,
                    report: bool = True,
                    progress: Callable[[int, int], None] | None = None,
-                   announce: Callable[[str], None] | None = None) -> TournamentResult:
+                   announce: Callable[[str], None] | None = None,
+                   command: Sequence[str] | None = None) -> TournamentResult:
     """Play every game of ``tournament`` not yet in ``out``'s store and return the results.
 
     ``progress(done, total)`` is called as games finish, counting stored ones.
     ``announce(text)`` is told how long the run should take, when that is long.
+    ``command`` (the command line) goes into the report, with the version and date.
     """
     start = time.perf_counter()
     for spec in tournament.agents:  # a bad spec or table fails here, before anything is written
@@ -74,5 +76,5 @@ def run_tournament(tournament: Tournament, out: str | Path | None = None, *,
         if report:
             from .report import write_report
 
-            write_report(summary, out_dir)
+            write_report(summary, out_dir, command)
     return summary

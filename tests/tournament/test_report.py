@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 
 from eights.tournament import Tournament, run_tournament
@@ -119,3 +120,19 @@ def test_intervals_in_the_page_and_tables_are_never_negative_where_bounded(tmp_p
         assert 0 <= float(low) <= float(high) <= 100
     assert not re.search(r"±-", shown)
     assert not math.isnan(result.standings[0].win_low)
+
+
+def test_the_page_says_where_it_came_from(tmp_path):
+    from eights import __version__
+    from eights.agents.policy import resolve_model
+
+    t = Tournament("crazy_eights", ("random", "policy"), num_players=2, games=2)
+    run_tournament(t, tmp_path, command=["eights", "tournament", "--agents", "random,policy"])
+    page = (tmp_path / "report.html").read_text()
+    assert f"eights {__version__}, written 20" in page and " UTC</li>" in page
+    assert "<code>eights tournament --agents random,policy</code>" in page
+    model = resolve_model("", "crazy_eights", 2)
+    digest = hashlib.sha256(model.read_bytes()).hexdigest()
+    assert f"policy: <code>{model.name} sha256:{digest}</code>" in page
+    # the subtitle ends with what was played, not a stray "complete."
+    assert "; all 2 games played.</p>" in page and "complete." not in page
