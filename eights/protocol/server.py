@@ -9,7 +9,11 @@ amount (docs/protocol.md, "What the server promises", has the figures):
 
 * **Connections.** At most ``max_connections`` sessions at once, and at
   most ``max_connections_per_ip`` from one address (an IPv6 client's /64);
-  a client beyond either is told ``busy`` and closed. Sockets that have not
+  a client beyond its address's share is told ``busy`` and closed. When the
+  server is full, a new client still gets in: the session idle longest (not
+  in a decision) is told ``busy`` and closed to make room, so silent
+  sessions from many addresses cannot hold every slot until their idle
+  timeout. Sockets that have not
   finished the opening handshake count too: beyond twice either limit they
   are closed at once, without a word, so a client that opens sockets and
   stalls cannot run the process out of them.
@@ -400,6 +404,20 @@ def _settle(future: asyncio.Future, result: Any, error: BaseException | None) ->
 
 
 # ------------------------------------------------------------------ the server
+@dataclasses.dataclass(eq=False)
+class _Slot:
+    """One open session as the connection limits see it: whose, and how long idle."""
+
+    ws: Any
+    address: str
+    #: ``time.monotonic()`` of its last message read or answer sent
+    active: float
+    #: a message of it is being worked on (it is not idle, whatever ``active`` says)
+    deciding: bool = False
+    #: its place was given back (it was evicted, or its handler ended)
+    released: bool = False
+
+
 class BotServer:
     """Serves ``agent_spec`` playing ``variant`` to every WebSocket client that says hello."""
 
@@ -426,10 +444,14 @@ class BotServer:
         #: clients refused (busy) and sockets cut before their handshake, since the start
         self.refused = 0
         self.cut = 0
+        #: sessions closed to let a new client in when the server was full, since the start
+        self.evicted = 0
         self._sessions_by_address: Counter[str] = Counter()
+        self._slots: set[_Slot] = set()
         self._sockets = 0
         self._sockets_by_address: Counter[str] = Counter()
         self._server: Any = None
+        self._closing: set[asyncio.Task] = set()  # evicted sessions being told why
         self._scheduler: FairScheduler | None = None
         self._quiet = _Quiet()
 
@@ -493,15 +515,64 @@ class BotServer:
 
     # -------------------------------------------------------------- a session
     def _refusal(self, address: str) -> str | None:
-        """Why a new session from ``address`` is refused, or None."""
+        """Why a new session from ``address`` is refused, or None (room is made, if need be,
+        by evicting the longest-idle session: :meth:`_evict_for`)."""
         limits = self.limits
-        if self.connections >= limits.max_connections:
-            return (f"the server is at its limit of {limits.max_connections} connections; "
-                    f"try again later")
         if self._sessions_by_address[address] >= limits.max_connections_per_ip:
             return (f"{address} already has {self._sessions_by_address[address]} connections "
                     f"open, the limit per address; close one, or try again later")
+        if self.connections >= limits.max_connections and not self._evict_for(address):
+            return (f"the server is at its limit of {limits.max_connections} connections, "
+                    f"every one of them in a decision; try again later")
         return None
+
+    def _evict_for(self, address: str) -> bool:
+        """Make room for a new session from ``address`` by closing the session idle longest
+        (one in a decision is not idle); False if every session is in a decision.
+
+        Longest idle first is fair to whoever is playing: a session that sends
+        decisions is never idle for long, so it is the silent ones (a crowd
+        that said hello and went quiet, a frontend that left without a bye) that
+        make way, oldest first, and each goes with a ``busy`` error saying why.
+        """
+        idle = [slot for slot in self._slots if not slot.deciding]
+        if not idle:
+            return False
+        victim = min(idle, key=lambda slot: slot.active)
+        self._release(victim)
+        self.evicted += 1
+        seconds = time.monotonic() - victim.active
+        self._quiet.warning("evict", "the server is full: closed a session from %s, idle "
+                                     "%.1f s, to let in one from %s", victim.address, seconds,
+                            address)
+        why = (f"the server is at its limit of {self.limits.max_connections} connections and "
+               f"this session was the one idle longest ({seconds:.0f} s); closing it to let a "
+               f"new client in (connect again when you have a decision to ask)")
+        task = asyncio.get_running_loop().create_task(
+            self._close(victim.ws, m.error("busy", why), 1013, "evicted"))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+        return True
+
+    def _take(self, ws: Any, address: str) -> _Slot:
+        """Count a new session in (its handler gives the place back with :meth:`_release`)."""
+        slot = _Slot(ws, address, time.monotonic())
+        self._slots.add(slot)
+        self.connections += 1
+        self._sessions_by_address[address] += 1
+        self.sessions += 1
+        return slot
+
+    def _release(self, slot: _Slot) -> None:
+        """Give a session's place back, once (evicting gives it back before its handler ends)."""
+        if slot.released:
+            return
+        slot.released = True
+        self._slots.discard(slot)
+        self.connections -= 1
+        self._sessions_by_address[slot.address] -= 1
+        if not self._sessions_by_address[slot.address]:
+            del self._sessions_by_address[slot.address]
 
     async def _connection(self, ws: Any) -> None:
         """One client's session, held to :attr:`limits`."""
@@ -516,27 +587,22 @@ class BotServer:
                 await asyncio.wait_for(ws.send(m.encode(m.error("busy", why))), CLOSE_TIMEOUT)
                 await ws.close(1013, "busy")
             return
-        self.connections += 1
-        self._sessions_by_address[address] += 1
-        self.sessions += 1
+        slot = self._take(ws, address)
         log.info("connection from %s", peer)
         session = BotSession(self.agent_spec, variant=self.variant, seed=self._session_seed(),
                              max_message_bytes=self.limits.max_message_bytes,
                              max_errors=self.limits.max_errors, name=f"{self.agent_spec}@{peer}")
         try:
-            await self._serve_session(ws, session)
+            await self._serve_session(ws, session, slot)
         except (TimeoutError, exceptions.ConnectionClosed, SchedulerClosed):
             pass
         finally:
-            self.connections -= 1
-            self._sessions_by_address[address] -= 1
-            if not self._sessions_by_address[address]:
-                del self._sessions_by_address[address]
+            self._release(slot)
             assert self._scheduler is not None
             self._scheduler.forget(session)
             log.info("connection from %s closed after %d decisions", peer, session.decisions)
 
-    async def _serve_session(self, ws: Any, session: BotSession) -> None:
+    async def _serve_session(self, ws: Any, session: BotSession, slot: _Slot) -> None:
         limits = self.limits
         assert self._scheduler is not None
         waited = 0.0  # seconds spent waiting for the client before its hello was taken
@@ -554,6 +620,7 @@ class BotServer:
                 return
             if not greeted:
                 waited += time.monotonic() - start
+            slot.active, slot.deciding = time.monotonic(), True
             if isinstance(text, bytes):
                 replies, close = session.refuse(ProtocolError(
                     "bad_json", "binary frames are not read; send each message as text"))
@@ -571,6 +638,7 @@ class BotServer:
                     return
             for reply in replies:
                 await asyncio.wait_for(ws.send(m.encode(reply)), limits.idle_timeout)
+            slot.active, slot.deciding = time.monotonic(), False
             if close:
                 await ws.close(1000 if not replies else 1008, "bye" if not replies
                                else "too many errors")

@@ -59,10 +59,11 @@ def _can_bind(host: str) -> bool:
     return True
 
 
-#: the tests of limits per address connect from a second loopback address
+#: the tests of limits per address connect from other loopback addresses, 127.0.0.2-254
 needs_other_loopback = pytest.mark.skipif(
-    not _can_bind("127.0.0.4"), reason="127.0.0.2-4 are not local addresses here (Linux "
-                                       "routes all of 127/8 to the machine; others may not)")
+    not (_can_bind("127.0.0.2") and _can_bind("127.0.0.254")),
+    reason="127.0.0.2-254 are not local addresses here (Linux routes all of 127/8 to the "
+           "machine; others may not)")
 
 
 #: a public event of an ordinary size, repeated to make a long (valid) history
@@ -297,6 +298,19 @@ async def idle_connections(url: str, count: int, local_host: str | None = None,
 
     await asyncio.gather(*(one() for _ in range(count)))
     return outcomes, kept
+
+
+async def silent_sessions(url: str, count: int, local_host: str) -> list:
+    """``count`` sessions from ``local_host``, opened one after another: each says hello, is
+    answered ``ready`` and then says nothing more (returned open, oldest first)."""
+    out = []
+    for _ in range(count):
+        ws = await _connect(url, local_addr=(local_host, 0))
+        await ws.send(hello_text())
+        reply = json.loads(await asyncio.wait_for(ws.recv(), 30))
+        assert reply["type"] == "ready", reply
+        out.append(ws)
+    return out
 
 
 def play_games(url: str, games: int, seed: int, **options: object) -> dict:

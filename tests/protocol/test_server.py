@@ -299,17 +299,61 @@ def test_garbage_alone_ends_the_session() -> None:
         asyncio.run(client())
 
 
-def test_beyond_max_connections_a_client_is_told_busy() -> None:
+def test_a_full_server_closes_its_longest_idle_session_to_let_a_client_in() -> None:
+    """At max_connections, a new client no longer waits out the others' idle timeout: the
+    session idle longest is told busy and closed (code 1013), and the new one is served."""
     with running_server("random", VARIANT, limits=ServerLimits(max_connections=1)) as srv:
         async def client() -> None:
             async with connect(srv.url, proxy=None) as first:
                 await first.send(hello_text())
                 await first.recv()
                 async with connect(srv.url, proxy=None) as second:
-                    err = await expect_error(second, "busy")
+                    err = await expect_error(first, "busy")
                     assert "limit of 1 connections" in err["message"]
+                    assert "idle longest" in err["message"]
+                    with pytest.raises(ConnectionClosed) as info:
+                        await asyncio.wait_for(first.recv(), 10)
+                    assert info.value.rcvd.code == 1013
+                    await second.send(hello_text())
+                    assert json.loads(await second.recv())["type"] == "ready"
 
         asyncio.run(client())
+    assert srv.evicted == 1 and srv.refused == 0
+
+
+def test_a_session_in_a_decision_is_not_evicted(monkeypatch) -> None:
+    """A full server whose every session is in a decision tells the new client busy."""
+    from eights.agents import AGENT_KINDS, RandomAgent
+
+    thinking = threading.Event()
+
+    class Slow(RandomAgent):
+        """Holds its decision until the test lets it go."""
+
+        def act(self, view):
+            thinking.set()
+            release.wait(10)
+            return super().act(view)
+
+    release = threading.Event()
+    monkeypatch.setitem(AGENT_KINDS, "slow", lambda variant, arg, seed: Slow(seed))
+    with running_server("slow", VARIANT, limits=ServerLimits(max_connections=1)) as srv:
+        async def client() -> None:
+            text, legal = decide_text()
+            async with connect(srv.url, proxy=None) as first:
+                await first.send(hello_text())
+                await first.recv()
+                await first.send(text)
+                assert await asyncio.to_thread(thinking.wait, 10)
+                async with connect(srv.url, proxy=None) as second:
+                    err = await expect_error(second, "busy")
+                    assert "every one of them in a decision" in err["message"]
+                release.set()
+                reply = json.loads(await asyncio.wait_for(first.recv(), 10))
+                assert reply["type"] == "action" and reply["action"] in legal, reply
+
+        asyncio.run(client())
+    assert srv.evicted == 0 and srv.refused == 1
 
 
 def test_a_server_refuses_other_variants_and_bad_specs() -> None:

@@ -47,6 +47,7 @@ from tests.protocol.attacks import (
     play_games,
     round_trips,
     serve_process,
+    silent_sessions,
 )
 
 pytest.importorskip("websockets", reason="the server needs websockets")
@@ -129,6 +130,35 @@ def test_idle_connections_from_one_address_keep_nobody_else_out() -> None:
         while srv.connections and time.monotonic() < deadline:
             time.sleep(0.02)
         assert srv.connections == 0
+
+
+@needs_other_loopback
+def test_a_server_full_of_silent_sessions_still_lets_a_new_client_in() -> None:
+    """The crowd of the issue, at small limits: four addresses each open their whole share of
+    sessions, say hello and go silent, filling every place (32 addresses x 8 at the default
+    limits kept a good client out until the idle timeout, 300 s). A client from a fifth
+    address still gets in and plays: the session idle longest, the crowd's first, is told
+    ``busy`` and closed (code 1013), and only it."""
+    limits = ServerLimits(max_connections=16, max_connections_per_ip=4)
+    with running_server("heuristic", "crazy_eights", limits=limits) as srv:
+        async def crowd_then_a_client() -> None:
+            crowd = []
+            for host in range(2, 6):
+                crowd += await silent_sessions(srv.url, 4, f"127.0.0.{host}")
+            assert srv.connections == limits.max_connections
+            result = await asyncio.to_thread(play_games, srv.url, 1, 5, time_limit=5)
+            assert result["decisions"] > 0 and not result["failures"], result
+            reply = json.loads(await asyncio.wait_for(crowd[0].recv(), 10))
+            assert reply["type"] == "error" and reply["code"] == "busy", reply
+            assert "idle longest" in reply["message"], reply
+            await asyncio.wait_for(crowd[0].wait_closed(), 10)
+            assert crowd[0].close_code == 1013
+            assert [ws.close_code for ws in crowd[1:]] == [None] * 15
+            assert srv.evicted == 1
+            for ws in crowd[1:]:
+                await ws.close()
+
+        asyncio.run(crowd_then_a_client())
 
 
 @needs_other_loopback
