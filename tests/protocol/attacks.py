@@ -413,6 +413,23 @@ class Latency:
         return f"p50 {self.p50:.1f} ms, p99 {self.p99:.1f} ms over {len(self.samples)}"
 
 
+def measure(url: str, flooders: int, seconds: float, size: int, *, kind: str = "valid",
+            local_host: str | None = None) -> tuple[Latency, Latency, float]:
+    """The good client's latencies alone, then beside ``flooders`` for ``seconds``; and the
+    seconds one flood decide takes the server alone (the median of three; 0 for floods that
+    are not valid decides). benchmarks/server_latency.py reports them; the tests only check
+    that every decision is answered."""
+    decides = good_decides(600)  # sent again and again: the server keeps no state of them
+    alone = Latency(asyncio.run(good_client(url, decides[:200])))
+    flood_alone = (statistics.median(asyncio.run(round_trips(url, flood_decide(size), 3)))
+                   if kind == "valid" else 0.0)
+    with flood_process(url, flooders, size, seconds + 30, local_host, kind):
+        time.sleep(0.5)  # the flooders connect and the server is busy with them
+        end = time.monotonic() + seconds
+        busy = Latency(asyncio.run(good_client(url, itertools.cycle(decides), deadline=end)))
+    return alone, busy, flood_alone
+
+
 # ------------------------------------------------------------------ sizes
 def largest_decides(games: int, tables: list[tuple[str, dict]] | None = None,
                     agent: str = "random") -> list[tuple[str, dict, int, int]]:
