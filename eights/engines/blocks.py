@@ -171,16 +171,23 @@ class ActionSpace(ActionSet):
                              f"{len(args)} arguments, not one")
         return args[0]
 
+    def forms(self) -> list[str]:
+        """Each block's text form for docs, in Markdown: every text of a block of up to four
+        (`` `suit C`, `suit D`, ...``), else its template (`` `play <card>` ``)."""
+        out = []
+        for block in self.blocks.values():
+            if len(block) <= 4 and block.params:
+                out.append(", ".join(f"`{block.text(c)}`" for c in block.combos))
+            else:
+                out.append("`" + block.template.format(
+                    **{p.name: p.shown if p.shown.startswith("<") else f"<{p.name}>"
+                       for p in block.params}) + "`")
+        return out
+
     def table(self) -> str:
         """The Markdown action table of the env docs: ids, text form, when it is legal."""
         rows = ["| id | text | when |", "| --- | --- | --- |"]
-        for block in self.blocks.values():
+        for block, shown in zip(self.blocks.values(), self.forms(), strict=True):
             span = str(block.start) if len(block) == 1 else f"{block.start}-{block.stop - 1}"
-            if len(block) <= 4 and block.params:
-                shown = ", ".join(f"`{block.text(c)}`" for c in block.combos)
-            else:
-                shown = "`" + block.template.format(
-                    **{p.name: p.shown if p.shown.startswith("<") else f"<{p.name}>"
-                       for p in block.params}) + "`"
             rows.append(f"| {span} | {shown} | {block.when} |")
         return "\n".join(rows)

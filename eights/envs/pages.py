@@ -11,7 +11,8 @@ Each block is made here from the variant's registration and its env module's
 :class:`~eights.envs.docs.EnvDoc`: the spaces, the observation table from the
 declared view fields, the options with their defaults, a rendered position and
 the version history. Pages about every variant at once (:data:`SHARED_PAGES`:
-docs/training.md's table of Gymnasium ids) hold blocks made from the registry
+docs/training.md's table of Gymnasium ids, docs/protocol.md's of the variants a
+hello may name) hold blocks made from the registry
 alone (:data:`SHARED_BLOCKS`), so a new variant cannot be left out of them.
 ``python -m eights.envs.pages`` rewrites the blocks in place; ``--check`` only
 reports the stale ones, which is what the test suite runs, so a page cannot
@@ -94,10 +95,22 @@ def gym_ids() -> str:
     return "\n".join(rows)
 
 
+def protocol_variants() -> str:
+    """Every variant a hello may name, what it is, and its actions' text forms (the protocol's
+    ``legal`` lists and answers), as a Markdown table."""
+    from ..engines import engine_class
+
+    rows = ["| variant | in one line | actions |", "| --- | --- | --- |"]
+    rows += [f"| `{variant}` | {REGISTRY[variant].summary} | "
+             f"{', '.join(engine_class(variant).actions.forms())} |" for variant in REGISTRY]
+    return "\n".join(rows)
+
+
 #: blocks of the pages about every variant at once, made from the registry
-SHARED_BLOCKS: dict[str, Callable[[], str]] = {"gym-ids": gym_ids}
+SHARED_BLOCKS: dict[str, Callable[[], str]] = {"gym-ids": gym_ids,
+                                               "protocol-variants": protocol_variants}
 #: those pages, relative to the repository root
-SHARED_PAGES = (Path("docs") / "training.md",)
+SHARED_PAGES = (Path("docs") / "training.md", Path("docs") / "protocol.md")
 
 
 def refreshed(text: str, variant: str | None, where: str = "") -> str:

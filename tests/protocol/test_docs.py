@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from eights.engines import VARIANTS
+from eights.envs import pages
 from eights.protocol import messages as m
 from eights.protocol.session import BotSession
 from eights.protocol.view_rules import RequiredWhile, rules_for
@@ -84,3 +85,15 @@ def test_the_view_tables_say_what_the_code_does(variant: str) -> None:
             assert (required, default) == (rule.text, rule.default.text), field
         else:
             assert (required, default) == ("no", rule.text), field
+
+
+def test_the_variants_a_hello_may_name_are_the_registrys() -> None:
+    """The hello's ``variant`` row listed 3 of the 5 variants; it now points at a table made
+    from the registry (``python -m eights.envs.pages``), which must be current."""
+    assert pages.stale_blocks(ROOT, None, DOC.relative_to(ROOT)) == [], (
+        "docs/protocol.md is out of date: run python -m eights.envs.pages")
+    block = next(match.group("body") for match in pages.BLOCK.finditer(TEXT)
+                 if match.group("name") == "protocol-variants")
+    assert re.findall(r"^\| `(\w+)` \|", block, re.M) == list(VARIANTS)
+    (row,) = [line for line in TEXT.splitlines() if line.startswith("| `variant` | required")]
+    assert "[the variants](#actions)" in row and not any(v in row for v in VARIANTS), row
