@@ -20,6 +20,18 @@ class ConfigError(ValueError):
     """A configuration value or option that the variant does not allow."""
 
 
+#: the ending of an option that holds the hash of another option's content
+#: (``card_set_sha256`` of ``card_set``)
+HASH_SUFFIX = "_sha256"
+
+
+def options_text(options: Mapping[str, Any]) -> str:
+    """``name=value, ...`` for people; an option whose content has its hash beside it
+    (``card_set``: a whole card file) shows by that hash alone."""
+    return ", ".join(f"{k}={v}" for k, v in options.items()
+                     if f"{k}{HASH_SUFFIX}" not in options) or "defaults"
+
+
 def did_you_mean(word: str, known: Iterable[str]) -> str:
     """``" (did you mean 'heuristic'?)"`` for the known word closest to a misspelt one, or
     ``""`` when none is close: a typo should cost a glance, not a read of the whole list."""
@@ -83,6 +95,10 @@ class GameConfig:
     """Base of every variant's config: validation, introspection, round-trip to a dict."""
 
     variant: ClassVar[str] = ""
+    #: options that name a file, read once when the config is made: each maps to the options
+    #: that then hold what was read, so a config (and every record, results store, model and
+    #: protocol hello made from it) carries the content and never a path to open again
+    FILE_OPTIONS: ClassVar[Mapping[str, tuple[str, ...]]] = {}
 
     num_players: int = option(2, doc="players at the table", min=2, max=8)
 
@@ -154,6 +170,36 @@ class GameConfig:
                 f"{cls.variant}: unknown option(s) {', '.join(unknown)}; the game options are "
                 f"{', '.join(cls.options())} and the {owner} options are {', '.join(others)}")
         return cls(**options)
+
+    @classmethod
+    def refuse_files(cls, options: Mapping[str, Any], source: str) -> None:
+        """Refuse stored or received ``options`` (a record, a model, a results file, a
+        message) that name a file: opening a path that data names could read anything, or
+        block on a FIFO, and the file may have changed since. Such data carries the content
+        (:attr:`FILE_OPTIONS`)."""
+        named = sorted(k for k in cls.FILE_OPTIONS if options.get(k) is not None)
+        if named:
+            name, held = named[0], " and ".join(cls.FILE_OPTIONS[named[0]])
+            raise ConfigError(f"{cls.variant}: {source} names a file ({name}), which is "
+                              f"never opened from stored or received data; give the content "
+                              f"instead ({held}: a config made from the file holds them)")
+
+    @classmethod
+    def from_data(cls, options: Mapping[str, Any], source: str) -> GameConfig:
+        """:meth:`from_options` for options read from ``source`` (a record, a model file, a
+        message), which may not name a file to open (:meth:`refuse_files`)."""
+        cls.refuse_files(options, source)
+        return cls.from_options(**options)
+
+    def portable(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """The ``given`` options (those this config was made from) with each option that
+        names a file replaced by the options holding what was read from it: what a
+        tournament or a training run stores, so resuming never reads the file again."""
+        out = {k: v for k, v in given.items() if k not in self.FILE_OPTIONS}
+        for name, held in self.FILE_OPTIONS.items():
+            if given.get(name) is not None:
+                out |= {k: getattr(self, k) for k in held}
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

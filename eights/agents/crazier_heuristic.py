@@ -27,7 +27,7 @@ from typing import Any
 from ..engines.base import PlayerView
 from ..engines.crazier_abilities import TRADE_TAKE
 from ..engines.crazier_actions import ACTIONS, END_ID, NO, YES
-from ..engines.crazier_cards import PLAY, CrazierCards, load
+from ..engines.crazier_cards import PLAY, CrazierCards
 from .base import Agent
 
 DISCARD, PLAY_BLOCK = ACTIONS["discard"], ACTIONS["play"]
@@ -71,7 +71,7 @@ class CrazierEightsHeuristic(Agent):
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
-        cards = load(view.config.card_file)
+        cards = view.config.cards
         frame = view.agenda[-1]
         handler = getattr(self, f"_{frame.kind}", None)
         if handler is None:

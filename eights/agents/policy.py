@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from ..config import ConfigError, GameConfig
+from ..config import ConfigError, GameConfig, options_text
 from ..engines.base import PlayerView
 from .base import Agent
 
@@ -442,6 +442,7 @@ def check_model(net: NumpyPolicy, meta: dict[str, Any], variant: str, path: Any)
     options = meta.get("config")
     if not isinstance(options, dict):
         raise ConfigError(f"model {name}'s metadata has no game config")
+    cls.Config.refuse_files(options, f"model {name}'s config")  # loading opens no path in it
     try:
         config = cls.Config.from_options(**options)
     except (ConfigError, TypeError) as err:
@@ -450,7 +451,7 @@ def check_model(net: NumpyPolicy, meta: dict[str, Any], variant: str, path: Any)
     declared = meta.get("observation_size")
     if declared != size:
         raise ConfigError(f"model {name} says it takes {declared!r} observation features, but "
-                          f"{variant} with its config {options} gives {size}")
+                          f"{variant} with its config {options_text(options)} gives {size}")
     if net.inputs != size:
         raise ConfigError(f"model {name}'s first layer takes {net.inputs} inputs, but {variant} "
                           f"with its config gives {size} observation features")
@@ -507,7 +508,7 @@ class PolicyAgent(Agent):
                 raise ConfigError(
                     f"model {str(self.path)!r} expects {self.metadata['observation_size']} "
                     f"observation features, this game's encoder gives {encoder.size}; the "
-                    f"model was trained with config {self.metadata['config']}")
+                    f"model was trained with config {options_text(self.metadata['config'])}")
             self._encoder, self._encoder_config = encoder, config
 
     def _ready(self, view: PlayerView) -> None:

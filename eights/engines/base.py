@@ -645,7 +645,7 @@ class Engine:
         """A new engine that has played ``record``'s decisions from its start."""
         if record.variant != cls.variant:
             raise ConfigError(f"record is for {record.variant!r}, not {cls.variant!r}")
-        engine = cls(cls.Config.from_options(**record.config), seed=record.seed,
+        engine = cls(cls.Config.from_data(record.config, "the record"), seed=record.seed,
                      deck=record.deck, first_player=record.first_player)
         for text in record.actions:
             engine.step(text)

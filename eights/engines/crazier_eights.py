@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..cards import NO_CARD, cards_count
@@ -64,7 +64,6 @@ from .crazier_abilities import (
 )
 from .crazier_actions import (
     ACTIONS,
-    BUILT_IN,
     CARDSET,
     COLOUR_ID,
     DISCARD_ID,
@@ -81,7 +80,10 @@ from .crazier_cards import (
     OPPONENT_BEGIN_TURN,
     PLAY,
     CardFileError,
-    load,
+    CrazierCards,
+    from_text,
+    read,
+    sha256,
 )
 from .encoding import Allies, Bits, CardCounts, CardList, Choice, Flag, OneHot, PerSeat, Scaled
 from .encoding import Seat as SeatEncoding
@@ -113,6 +115,8 @@ class CrazierEightsConfig(GameConfig):
     """Options of Crazier Eights; the rulebook's own game is every default."""
 
     variant: ClassVar[str] = "crazier_eights"
+    FILE_OPTIONS: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "card_file": ("card_set", "card_set_sha256")}
 
     num_players: int = option(2, doc="players at the table", min=2, max=MAX_PLAYERS)
     num_decks: int = option(0, doc="decks shuffled together; 0: one for up to four players, "
@@ -124,8 +128,14 @@ class CrazierEightsConfig(GameConfig):
                                "the winner none); the fewest points win", min=1, max=100)
     reward: str = option("win_loss", doc="end-of-game rewards: +1/-1, or points-based",
                          choices=("win_loss", "score"))
-    card_file: str = option(None, doc="a TOML card file of your own (None: the eights base "
-                                      "set)", optional=True)
+    card_file: str = option(None, doc="a TOML card file of your own, read once when the "
+                                      "config is made: its text becomes card_set (the option "
+                                      "then reads None)", optional=True)
+    card_set: str = option(None, doc="the text of the card set played (None: the eights base "
+                                     "set); records, results stores, models and the protocol "
+                                     "carry it", optional=True)
+    card_set_sha256: str = option(None, doc="SHA-256 of card_set (hex), filled in from it; a "
+                                            "value given must match it", optional=True)
     max_turns: int = option(3000, doc="applied actions after which the game is truncated",
                             min=1)
 
@@ -149,11 +159,48 @@ class CrazierEightsConfig(GameConfig):
                 f"{self.variant}: num_players={n} with hand_size={self.hand_size} needs "
                 f"{n * self.hand_size + 1} cards but {self.decks} deck(s) hold "
                 f"{NUM_CARDS * self.decks}; use num_decks=2 or smaller hands")
-        if self.card_file is not None:
-            try:
-                load(self.card_file)
-            except CardFileError as err:
-                raise ConfigError(f"{self.variant}: card_file: {err}") from None
+        self._read_card_file()
+        self._check_card_set()
+
+    def _read_card_file(self) -> None:
+        """Read ``card_file`` once, into ``card_set``: the config then holds the cards
+        themselves, so what is made from it never opens the file again (it may have been
+        edited or deleted since)."""
+        if self.card_file is None:
+            return
+        if self.card_set is not None:
+            raise ConfigError(f"{self.variant}: card_file and card_set are both given; give "
+                              f"one (card_file names a file, card_set is its text)")
+        try:
+            text = read(self.card_file)
+            from_text(text, self.card_file)
+        except CardFileError as err:
+            raise ConfigError(f"{self.variant}: card_file: {err}") from None
+        object.__setattr__(self, "card_set", text)
+        object.__setattr__(self, "card_file", None)
+
+    def _check_card_set(self) -> None:
+        """Validate ``card_set`` and fill in (or check) its SHA-256."""
+        if self.card_set is None:
+            if self.card_set_sha256 is not None:
+                raise ConfigError(f"{self.variant}: card_set_sha256 is given without card_set; "
+                                  f"give the card set's text (or card_file) with it")
+            return
+        try:
+            from_text(self.card_set)
+        except CardFileError as err:
+            raise ConfigError(f"{self.variant}: {err}") from None
+        digest = sha256(self.card_set)
+        if self.card_set_sha256 not in (None, digest):
+            raise ConfigError(f"{self.variant}: card_set_sha256={self.card_set_sha256!r:.80} "
+                              f"does not match card_set, whose SHA-256 is {digest}; the text "
+                              f"was changed since the hash was taken")
+        object.__setattr__(self, "card_set_sha256", digest)
+
+    @property
+    def cards(self) -> CrazierCards:
+        """The card set played, parsed once per text."""
+        return from_text(self.card_set)
 
     def team_of(self) -> tuple[int, ...]:
         return seat_teams(self.num_players, self.teams)
@@ -386,7 +433,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
         if not isinstance(config, CrazierEightsConfig):
             raise ConfigError(f"{self.variant}: config must be a CrazierEightsConfig, not "
                               f"{type(config).__name__}")
-        self.cards = BUILT_IN if config.card_file is None else load(config.card_file)
+        self.cards = config.cards
         self.cardset = self.cards.cardset
         self.colour_bits = tuple(sum(1 << c for c in cs) for cs in self.cardset.colours_of)
         self.rank = self.cardset.rank
@@ -400,7 +447,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
 
     @classmethod
     def cardset_for(cls, config: GameConfig) -> CardSet:
-        return load(config.card_file).cardset
+        return config.cards.cardset
 
     # ------------------------------------------------------------ decks
     def full_deck(self) -> list[int]:

@@ -46,9 +46,6 @@ log = logging.getLogger(__name__)
 DEFAULT_MAX_ERRORS = 10
 
 
-#: game options that name a file on the bot's own machine: never taken from a message
-LOCAL_OPTIONS = frozenset({"card_file"})
-
 
 class BotSession:
     """Answers one frontend's messages with an agent made from ``agent_spec``.
@@ -125,13 +122,8 @@ class BotSession:
         if variant not in allowed:
             raise ProtocolError("unsupported_variant", f"variant {variant!r} is not played "
                                                        f"here; this bot plays {', '.join(allowed)}")
-        local = sorted(k for k in LOCAL_OPTIONS if msg["config"].get(k) is not None)
-        if local:
-            raise ProtocolError("bad_config", f"config: {local[0]} names a file on the bot's "
-                                              f"machine, which a frontend may not choose; "
-                                              f"leave it out (the bot plays the built-in cards)")
-        try:
-            config = engine_class(variant).Config.from_options(**msg["config"])
+        try:  # an option naming a file on the bot's machine is refused: send its content
+            config = engine_class(variant).Config.from_data(msg["config"], "a hello's config")
         except ConfigError as err:
             raise ProtocolError("bad_config", f"config: {err}") from None
         except TypeError as err:

@@ -35,7 +35,7 @@ from ..cards import NUM_STANDARD, RANK, SUIT, card, card_text
 from ..config import GameConfig
 from ..engines.base import Event
 from ..engines.crazier_abilities import ability_ask
-from ..engines.crazier_cards import load, text_of
+from ..engines.crazier_cards import text_of
 from ..engines.crazier_eights import team_in_play
 
 JOKERS_FOUR_OF_SPADES = card(4, 3)
@@ -408,7 +408,7 @@ def _crazier_follow(known: Known) -> int:
         return 1 << named
     if top < 0:
         return 0
-    return sum(1 << c for c in load(known.config.card_file).cardset.colours_of[top])
+    return sum(1 << c for c in known.config.cards.cardset.colours_of[top])
 
 
 def _crazier_stock(known: Known) -> int:
@@ -435,7 +435,7 @@ _MAIN_DECISIONS = ("main", "name colour")
 
 def _crazier_ability(known: Known) -> tuple[int, int]:
     agenda = known.values["agenda"]
-    programs = load(known.config.card_file).programs
+    programs = known.config.cards.programs
     return ability_ask(programs, agenda[-1] if agenda else None)
 
 

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..config import ConfigError
+from ..config import ConfigError, options_text
 from .results import PairResult, TournamentResult
 from .text import failures_text, interval, number
 
@@ -212,7 +212,7 @@ def render_html(result: TournamentResult, command: Sequence[str] | None = None) 
                     "its bot failed to start every time it was needed, so its games were "
                     "played by fallback moves or forfeited. It is listed last and unranked; "
                     "its games still count for its opponents.</p>")
-    options = ", ".join(f"{k}={v}" for k, v in t.options.items()) or "defaults"
+    options = options_text(t.options)
     status = (f"all {result.games_played:,} games played" if result.complete
               else f"partial: {result.games_played:,} of {result.games_total:,} games played")
     return f"""<!doctype html>

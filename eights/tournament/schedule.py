@@ -84,7 +84,10 @@ class Tournament:
         engine_class(self.variant)  # names the known variants if this is not one
         if "num_players" in self.options:
             raise ConfigError("give the table size as num_players, not as a game option")
-        self.config()  # validates the table size and the options
+        # validates the table size and the options; a card_file is read here, once, and the
+        # options keep its content (card_set): the store compares it when a run resumes, and
+        # its games replay after the file is edited or deleted
+        object.__setattr__(self, "options", self.config().portable(self.options))
         if len(set(self.agents)) < 2:
             raise ConfigError("a tournament needs at least two different agents, e.g. "
                               "random,heuristic")
@@ -178,6 +181,10 @@ class Tournament:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Tournament:
+        """The tournament a results file describes; options naming a file are refused
+        (:meth:`~eights.config.GameConfig.refuse_files`): it carries their content."""
+        engine_class(data.get("variant")).Config.refuse_files(data.get("options") or {},
+                                                          "the tournament's options")
         return cls(**{**data, "agents": tuple(data["agents"])})
 
     def describe(self) -> str:

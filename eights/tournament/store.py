@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..config import ConfigError
+from ..config import HASH_SUFFIX, ConfigError
 from ..engines.base import GameRecord
 from .play import ACTION_SEPARATOR, GameResult
 from .schedule import ScheduledGame, Tournament, agent_files
@@ -252,11 +252,7 @@ class ResultsStore:
         for key, value in (("tournament", stored), ("agent_files", stored_files)):
             if not isinstance(value, dict):
                 raise self._damaged(f"its metadata {key!r} is {value!r}, not a mapping")
-        differences = []
-        here = self.identity["tournament"]
-        for key in sorted(set(stored) | set(here)):
-            if stored.get(key) != here.get(key):
-                differences.append(f"{key}: {stored.get(key)!r} there, {here.get(key)!r} here")
+        differences = _differences(stored, self.identity["tournament"])
         for spec, digest in self.identity["agent_files"].items():
             if stored_files.get(spec) not in (None, digest):
                 differences.append(f"the model file of {spec} has changed")
@@ -550,6 +546,26 @@ def _existing_ancestor(path: Path) -> Path:
     while not path.exists() and path.parent != path:
         path = path.parent
     return path
+
+
+def _differences(stored: dict[str, Any], here: dict[str, Any], within: str = "") -> list[str]:
+    """What differs between the stored tournament and this one, key by key (the game options
+    one by one). A content with its hash beside it (``card_set`` and ``card_set_sha256``) is
+    told by the two hashes, not by pages of text."""
+    out = []
+    for key in sorted(set(stored) | set(here)):
+        there_value, here_value = stored.get(key), here.get(key)
+        if there_value == here_value or f"{key}{HASH_SUFFIX}" in stored.keys() | here.keys():
+            continue
+        if isinstance(there_value, dict) and isinstance(here_value, dict):
+            out += _differences(there_value, here_value, f"{within}{key}.")
+        elif key.endswith(HASH_SUFFIX):
+            out.append(f"{within}{key.removesuffix(HASH_SUFFIX)} has changed (SHA-256 "
+                       f"{there_value} there, {here_value} here)")
+        else:
+            out.append(f"{within}{key}: {_short(there_value, 80)} there, "
+                       f"{_short(here_value, 80)} here")
+    return out
 
 
 def _short(value: Any, limit: int = 40) -> str:

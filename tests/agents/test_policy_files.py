@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import os
 import pathlib
 import struct
 import tracemalloc
@@ -314,5 +315,41 @@ def test_a_valid_small_export_loads_and_plays(tmp_path):
     path = write_npz(tmp_path / "ok.npz", small_meta(), layers_of(OBS, 8, ACTIONS))
     agent = PolicyAgent("crazy_eights", str(path))
     game = make_game("crazy_eights", seed=4)
+    view = game.view(game.current_player)
+    assert agent.act(view) in view.legal_actions
+
+
+def crazier_model(tmp_path: pathlib.Path, **options) -> pathlib.Path:
+    """A small crazier_eights .npz whose metadata's config holds ``options``."""
+    from eights.engines import engine_class
+
+    cls = engine_class("crazier_eights")
+    size = cls.encoder(cls.Config(num_players=2)).size
+    meta = {"variant": "crazier_eights", "activation": "tanh", "layers": 2,
+            "observation_size": size, "config": {"num_players": 2, **options}}
+    return write_npz(tmp_path / "crazier.npz", meta, layers_of(size, 8, len(cls.actions)))
+
+
+def test_a_model_naming_a_card_file_is_refused_without_opening_it(tmp_path):
+    """Loading a model never opens a path named inside it: a FIFO there would hang a
+    blocking open, so the card_file is refused before anything could open it."""
+    fifo = tmp_path / "cards.fifo"
+    os.mkfifo(fifo)
+    path = crazier_model(tmp_path, card_file=str(fifo))
+    with pytest.raises(ConfigError, match=r"^crazier_eights: model '.*crazier\.npz''s config "
+                                          r"names a file \(card_file\), which is never opened"):
+        PolicyAgent("crazier_eights", str(path))
+
+
+def test_a_model_carries_its_card_set_and_plays_it_without_the_file(tmp_path):
+    cards = tmp_path / "my_cards.toml"
+    text = (MODELS_DIR.parent / "data" / "crazier_eights.toml").read_text(encoding="utf-8")
+    cards.write_text(text.replace('name = "Castle"', 'name = "Keep"'), encoding="utf-8")
+    config = make_game("crazier_eights", card_file=str(cards), seed=1).config
+    path = crazier_model(tmp_path, card_set=config.card_set,
+                         card_set_sha256=config.card_set_sha256)
+    cards.unlink()
+    agent = PolicyAgent("crazier_eights", str(path))
+    game = make_game("crazier_eights", card_set=config.card_set, seed=1)
     view = game.view(game.current_player)
     assert agent.act(view) in view.legal_actions

@@ -16,6 +16,7 @@ a user's own file goes in through the ``card_file`` option; and the card table o
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections import Counter
 from pathlib import Path
@@ -969,6 +970,55 @@ def test_a_bad_card_file_through_the_option_names_card_file(tmp_path):
         eights.make_game("crazier_eights", card_file=str(path))
     with pytest.raises(ConfigError, match=r"card_file: .*cannot be read"):
         CrazierEightsConfig(card_file=str(tmp_path / "missing.toml"))
+
+
+def test_a_config_reads_its_card_file_once_and_carries_the_card_set(tmp_path):
+    """The path is read when the config is made and never again: the config (and so a
+    game's record) holds the text and its SHA-256, and replays exactly after the file is
+    edited or deleted."""
+    path = user_file(tmp_path)
+    config = CrazierEightsConfig(num_players=2, hand_size=4, card_file=str(path))
+    assert config.card_file is None and config.card_set == path.read_text(encoding="utf-8")
+    assert config.card_set_sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert config.to_dict()["card_set"] == config.card_set
+    game = G(config, seed=4)
+    while not game.game_over and game.turn < 60:
+        game.step(game.legal_actions()[game.turn % len(game.legal_actions())])
+    record = eights.GameRecord.from_json(game.record().to_json())
+    path.write_text(BUILT_IN_TEXT.replace("count = 1 }", "count = 2 }"), encoding="utf-8")
+    assert eights.replay(record).state == game.state
+    path.unlink()
+    assert eights.replay(record).state == game.state
+    assert config.replace(hand_size=5).card_set == config.card_set  # no file to read again
+
+
+def test_a_record_naming_a_card_file_is_refused_without_opening_it(tmp_path):
+    """A record is data: a card_file in it (a FIFO here, which a blocking open would wait
+    on for ever) is refused, not opened."""
+    fifo = tmp_path / "cards.fifo"
+    os.mkfifo(fifo)
+    record = eights.GameRecord("crazier_eights", {"num_players": 2, "card_file": str(fifo)},
+                               seed=1, deck=None, first_player=None, actions=())
+    with pytest.raises(ConfigError, match=r"^crazier_eights: the record names a file "
+                                          r"\(card_file\), which is never opened from stored "
+                                          r"or received data; give the content instead "
+                                          r"\(card_set and card_set_sha256"):
+        eights.replay(record)
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"card_set": BUILT_IN_TEXT, "card_set_sha256": "ab" * 32},
+     r"card_set_sha256='abab.*' does not match card_set, whose SHA-256 is [0-9a-f]{64}; the "
+     r"text was changed since the hash was taken"),
+    ({"card_set_sha256": "ab" * 32}, r"card_set_sha256 is given without card_set"),
+    ({"card_set": BUILT_IN_TEXT, "card_file": "my_cards.toml"},
+     r"card_file and card_set are both given; give one"),
+    ({"card_set": "[[card]]\nrank = 5"}, r"^crazier_eights: card_set: card 1 \(card 1\), "
+                                          r"field 'name': missing"),
+])
+def test_a_card_set_that_does_not_fit_its_hash_or_file_is_refused(options, message):
+    with pytest.raises(ConfigError, match=message):
+        CrazierEightsConfig(**options)
 
 
 def test_a_card_file_is_read_again_after_it_changes(tmp_path):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +13,9 @@ from eights.agents import AGENT_KINDS, Agent
 from eights.engines import make_game
 from eights.protocol import messages as m
 from eights.protocol.session import BotSession
+
+BUILT_IN_TEXT = (Path(__file__).resolve().parents[2] / "eights" / "data"
+                 / "crazier_eights.toml").read_text(encoding="utf-8")
 
 
 def say(session: BotSession, message: dict | str) -> tuple[list[dict], bool]:
@@ -97,9 +102,33 @@ def test_a_hello_may_not_name_a_card_file_on_the_bots_machine() -> None:
     bad = {**hello("crazier_eights"), "config": {"num_players": 2,
                                                  "card_file": "/etc/passwd"}}
     err = only_error(say(session, bad))
-    assert err["code"] == "bad_config" and "card_file names a file" in err["message"]
+    assert err["code"] == "bad_config"
+    assert ("a hello's config names a file (card_file), which is never opened from stored or "
+            "received data; give the content instead (card_set and card_set_sha256") \
+        in err["message"]
     assert "passwd" not in err["message"]
     assert say(session, hello("crazier_eights"))[0][0]["type"] == "ready"
+
+
+def test_a_hello_carries_its_card_set_and_the_bot_plays_those_cards(tmp_path) -> None:
+    """The frontend's own card set travels in the hello (its text and hash), so a bot
+    plays the frontend's cards without a file on its machine; a hash that does not match
+    the text is refused."""
+    path = tmp_path / "my_cards.toml"
+    path.write_text(BUILT_IN_TEXT.replace('name = "Castle"', 'name = "Keep"'), encoding="utf-8")
+    greeting = hello("crazier_eights", card_file=str(path))
+    assert greeting["config"]["card_file"] is None
+    assert greeting["config"]["card_set_sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+    path.unlink()  # the bot never needed it
+    session = BotSession("heuristic")
+    assert say(session, greeting)[0][0]["type"] == "ready"
+    assert session.config.cards.cardset.card_name(session.config.cards.cardset.parse("KO")) \
+        == "Keep"
+    assert play(session, "crazier_eights", 1, card_set=greeting["config"]["card_set"])
+    forged = {**greeting, "config": {**greeting["config"], "card_set_sha256": "0" * 64}}
+    err = only_error(say(session, forged))
+    assert err["code"] == "bad_config" and "card_set_sha256='0000" in err["message"]
+    assert "does not match card_set, whose SHA-256 is " in err["message"]
 
 
 def test_a_new_hello_changes_the_variant() -> None:

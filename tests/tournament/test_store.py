@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
 import sqlite3
+from pathlib import Path
 
 import pytest
 
 from eights import replay
+from eights.config import ConfigError
 from eights.tournament import ResultsStore, StoreError, TablePlayer, Tournament
 
 T = Tournament("crazy_eights", ("random", "heuristic"), games=4, seed=3)
 
 
 def fill(store: ResultsStore, count: int) -> list:
-    player = TablePlayer(T)
+    return fill_with(T, store, count)
+
+
+def fill_with(t: Tournament, store: ResultsStore, count: int) -> list:
+    """Play and store the first ``count`` games of ``t``'s schedule; their results."""
+    player = TablePlayer(t)
     results = []
-    for game in T.schedule()[:count]:
+    for game in t.schedule()[:count]:
         result = player.play(game)
         store.add(game, result)
         results.append(result)
@@ -418,3 +427,72 @@ def test_one_store_is_used_by_one_run_at_a_time(tmp_path):
         assert first.done() == {0}
     with ResultsStore(path, T) as second:  # closing released it
         assert second.done() == {0}
+
+
+BUILT_IN_CARDS = (Path(__file__).resolve().parents[2] / "eights" / "data"
+                  / "crazier_eights.toml").read_text(encoding="utf-8")
+#: a rule change: whatever did one card (a draw, a discard, a look) does two
+RULE_CHANGE = ("count = 1 }", "count = 2 }")
+
+
+def with_card_file(cards: Path) -> Tournament:
+    """A Crazier Eights tournament on the card file ``cards`` (what the command line makes)."""
+    return Tournament("crazier_eights", ("random", "heuristic"), games=4, seed=1,
+                      options={"card_file": str(cards), "hand_size": 4})
+
+
+def crazier_with_own_cards(tmp_path) -> tuple[Tournament, Path]:
+    cards = tmp_path / "my_cards.toml"
+    cards.write_text(BUILT_IN_CARDS, encoding="utf-8")
+    return with_card_file(cards), cards
+
+
+def test_resuming_after_the_card_file_changed_is_refused_naming_both_hashes(tmp_path):
+    """A tournament reads its card file once and stores the card set itself: resumed after
+    an edit (a kill, an edit, the same command), it is refused, not mixed with other rules."""
+    t, cards = crazier_with_own_cards(tmp_path)
+    assert "card_file" not in t.options and t.options["card_set"] == BUILT_IN_CARDS
+    path = tmp_path / "results.sqlite"
+    with ResultsStore(path, t) as store:
+        fill_with(t, store, 2)  # then killed
+    before = hashlib.sha256(cards.read_bytes()).hexdigest()
+    cards.write_text(BUILT_IN_CARDS.replace(*RULE_CHANGE), encoding="utf-8")
+    after = hashlib.sha256(cards.read_bytes()).hexdigest()
+    with pytest.raises(StoreError, match=rf"different tournament \(options\.card_set has "
+                                         rf"changed \(SHA-256 {before} there, {after} here\)\); "
+                                         rf"give another --out, or --restart"):
+        ResultsStore(path, with_card_file(cards))
+    cards.write_text(BUILT_IN_CARDS, encoding="utf-8")  # the same cards again: it resumes
+    with ResultsStore(path, with_card_file(cards)) as store:
+        assert store.done() == {0, 1}
+
+
+def test_stored_games_replay_after_the_card_file_is_edited_or_deleted(tmp_path):
+    t, cards = crazier_with_own_cards(tmp_path)
+    path = tmp_path / "results.sqlite"
+    with ResultsStore(path, t) as store:
+        results = fill_with(t, store, 4)
+    for change in ("edited", "deleted"):
+        if change == "edited":
+            cards.write_text(BUILT_IN_CARDS.replace(*RULE_CHANGE), encoding="utf-8")
+        else:
+            cards.unlink()
+        with ResultsStore(path, t) as store:  # the tournament read its file once
+            stored = Tournament.from_dict(store.meta()["tournament"])  # or the store alone
+        with ResultsStore(path, stored) as store:
+            for result in results:
+                engine = replay(store.record(result.index))
+                assert engine.game_over or engine.truncated, change
+                assert (engine.winners, engine.turn) == (result.winners, result.turns), change
+
+
+def test_a_results_file_naming_a_card_file_is_refused_without_opening_it(tmp_path):
+    """What a results file says is data: a card_file in it (a FIFO here, which would block)
+    is refused, never opened."""
+    fifo = tmp_path / "cards.fifo"
+    os.mkfifo(fifo)
+    data = {"variant": "crazier_eights", "agents": ["random", "heuristic"],
+            "options": {"card_file": str(fifo)}}
+    with pytest.raises(ConfigError, match=r"crazier_eights: the tournament's options names a "
+                                          r"file \(card_file\), which is never opened"):
+        Tournament.from_dict(data)

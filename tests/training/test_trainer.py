@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,6 +27,9 @@ from eights.training.checkpoints import (
 from eights.training.evaluate import Evaluation
 from eights.training.monitor import eval_summary
 from eights.training.trainer import TrainSettings, resume_settings, train
+
+BUILT_IN_CARDS = (Path(__file__).resolve().parents[2] / "eights" / "data"
+                  / "crazier_eights.toml").read_text(encoding="utf-8")
 
 TINY = {"timesteps": 768, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 1,
         "checkpoint_every": 256, "eval_games": 4, "net_arch": (16, 16), "max_snapshots": 2,
@@ -263,3 +268,27 @@ def test_truncated_evaluation_games_are_reported_as_such():
     assert eval_summary(Evaluation("random", 200, 0.0, 33)) == (
         "random 0.0% (33 of 200 games truncated)")
     assert eval_summary(Evaluation("heuristic", 200, 82.0, 0)) == "heuristic 41.0%"
+
+
+def test_training_settings_keep_a_card_files_content_not_its_path(tmp_path):
+    """The settings a checkpoint carries hold the card set itself, so resuming (or loading
+    the model) never reads the file again."""
+    cards = tmp_path / "my_cards.toml"
+    cards.write_text(BUILT_IN_CARDS, encoding="utf-8")
+    settings = TrainSettings(variant="crazier_eights", options={"card_file": str(cards)})
+    settings.check()
+    assert set(settings.options) == {"card_set", "card_set_sha256"}
+    assert settings.options["card_set"] == BUILT_IN_CARDS
+
+
+def test_resuming_from_settings_that_name_a_card_file_is_refused_without_opening_it(tmp_path):
+    fifo = tmp_path / "cards.fifo"
+    os.mkfifo(fifo)
+    checkpoint = tmp_path / "latest.zip"
+    with zipfile.ZipFile(checkpoint, "w") as archive:
+        archive.writestr("eights.json", json.dumps({"training": {
+            "variant": "crazier_eights", "options": {"card_file": str(fifo)}}}))
+    with pytest.raises(ConfigError, match=r"crazier_eights: the training settings in "
+                                          r"'.*latest\.zip' names a file \(card_file\), which "
+                                          r"is never opened"):
+        resume_settings(str(tmp_path), {})
