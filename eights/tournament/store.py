@@ -8,8 +8,11 @@ different tournament are refused with an error that says which.
 
 Each row keeps the deal seed and every decision in text notation, so
 :meth:`ResultsStore.record` rebuilds a :class:`~eights.engines.base.GameRecord`
-that replays the game exactly, and per seat the decisions asked and the
-failures the agent counted in that game (fallback moves, restarts...).
+that replays the game exactly (a card set is in the tournament's options as
+its text, never as a path, so a card file edited or deleted since changes
+nothing; a resume with another card set is refused naming both hashes), and
+per seat the decisions asked and the failures the agent counted in that game
+(fallback moves, restarts...).
 
 **What it guarantees.**
 
