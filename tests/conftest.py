@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import importlib.util
 from collections import Counter
+from itertools import chain
 
-from eights.engines import VARIANTS
+from eights.config import ConfigError
+from eights.engines import VARIANTS, engine_class
 
 
 def drawn_card(game) -> int:
@@ -19,10 +21,7 @@ def drawn_card(game) -> int:
 def all_cards(game) -> Counter:
     """Every card at the table: the stock, the piles, the hands and the zones."""
     s = game.state
-    cards = Counter(s.stock)
-    for place in (*s.piles, *s.hands, *s.zones):
-        cards += Counter(place)
-    return cards
+    return Counter(chain(s.stock, *s.piles, *s.hands, *s.zones))
 
 
 def available_variants() -> list[str]:
@@ -79,3 +78,62 @@ def configs() -> list[tuple[str, dict]]:
 def config_id(pair: tuple[str, dict]) -> str:
     variant, config = pair
     return variant + "-" + "-".join(f"{k}={v}" for k, v in config.items())
+
+
+# ------------------------------------------------------------------ option sweeps
+def _accepted(cls, options: dict) -> bool:
+    """Whether ``cls``'s config validator takes ``options``."""
+    try:
+        cls.Config.from_options(**options)
+    except ConfigError:
+        return False
+    return True
+
+
+def table_sizes(cls, options: dict) -> list[int]:
+    """The smallest and the largest table the validator accepts with ``options`` (one size
+    when they agree, none when no table does)."""
+    meta = cls.Config.options()["num_players"].metadata
+    sizes = [n for n in range(meta["min"], meta["max"] + 1)
+             if _accepted(cls, {**options, "num_players": n})]
+    return sorted({sizes[0], sizes[-1]}) if sizes else []
+
+
+def option_values(cls, name: str) -> list:
+    """The values an option is swept at, read from its declaration: every other choice, the
+    other bool, or the int nearest its default (above first) that some table accepts. A free
+    string (a card file's path) has no value to try and is not swept."""
+    f = cls.Config.options()[name]
+    meta, default = f.metadata, f.default
+    if meta["choices"] is not None:
+        return [c for c in meta["choices"] if c != default]
+    if isinstance(default, bool):
+        return [not default]
+    if isinstance(default, int):
+        lo, hi = meta["min"], meta["max"]
+        for step in range(1, 5):
+            for value in (default + step, default - step):
+                if ((lo is None or value >= lo) and (hi is None or value <= hi)
+                        and table_sizes(cls, {name: value})):
+                    return [value]
+    return []
+
+
+def option_sweep(variant: str) -> list[dict]:
+    """Configs that try every option of ``variant``'s config declaration: each value of
+    :func:`option_values` alone, at the smallest and the largest table the validator
+    accepts with it; then, at the smallest and the largest table of the defaults, all of
+    them that the validator accepts together (in declaration order, one value per option).
+    A new option is swept as soon as it is declared."""
+    cls = engine_class(variant)
+    alone = [{name: value} for name in cls.Config.options() if name != "num_players"
+             for value in option_values(cls, name)]
+    sweep = [{"num_players": n, **options} for options in alone
+             for n in table_sizes(cls, options)]
+    for n in table_sizes(cls, {}):
+        together = {"num_players": n}
+        for options in alone:
+            if not together.keys() & options.keys() and _accepted(cls, {**together, **options}):
+                together.update(options)
+        sweep.append(together)
+    return sweep

@@ -294,6 +294,9 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
               "ends)", "s.aces", Scaled(4), feature="aces"),
     ViewField("tens_played", "count", "Tens played this turn (its player then decides the "
               "direction)", "s.tens", Flag(), feature="tens"),
+    ViewField("fresh_turn", "bool", "true from the start of an ordinary turn until its player "
+              "places, draws or picks up a card (Free Discard Pile: a pile may be picked up "
+              "only then)", "bool(s.fresh)"),
     ViewField("knocked", "ints", "per seat: 1 knocked with one card, -1 chose not to knock "
               "for it, 0 neither", "tuple(s.knocked)", PerSeat(Flag(1))),
     ViewField("direction", "int", "1 while play goes up the seats, -1 the other way (the "
@@ -977,7 +980,7 @@ class JokersOfDeathGame(TableEngine):
         s.owners = list(view.pile_owners)
         s.killed = [int(x) for x in view.killed]
         s.todo = sum(1 << k for k, x in enumerate(view.to_play) if x)
-        s.aces, s.tens = view.aces_played, view.tens_played
+        s.aces, s.tens, s.fresh = view.aces_played, view.tens_played, int(view.fresh_turn)
         s.knocked = list(view.knocked)
         s.direction, s.scores = view.direction, list(view.scores)
         s.hand_number, s.stuck = view.hand_number, view.stuck

@@ -353,6 +353,8 @@ JOKERS_OF_DEATH: dict[str, Rule] = {
     "penalties": per_seat(0),
     "aces_played": constant(0),
     "tens_played": constant(0),
+    "fresh_turn": Default("`true` while `legal` has a `pick up pile` action, else `false`",
+                          lambda known: known.legal_has("pick up")),
     "knocked": per_seat(0),
     "direction": Default("the `arg` of the last `reverse` event in `history` (`-1` after a "
                          "`deal`), else `-1`", _direction_from(-1)),

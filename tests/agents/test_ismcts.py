@@ -11,7 +11,7 @@ from eights import ConfigError, make_game
 from eights.agents import ISMCTSAgent, make_agent, play_game
 from eights.engines.crazy_eights import CrazyEightsGame
 from eights.engines.pile import PileEngine
-from tests.conftest import available_variants
+from tests.conftest import available_variants, option_sweep
 
 # ------------------------------------------------------------------------ specs
 
@@ -71,6 +71,29 @@ def test_plays_only_legal_actions_in_full_games(variant: str, players: int) -> N
             action = seats[game.current_player].act(view)
             assert action in view.legal_actions
             game.step(action)
+
+
+#: every option of every variant alone and together (tests/conftest.py: option_sweep)
+SWEEP = [(variant, config) for variant in available_variants()
+         for config in option_sweep(variant)]
+
+
+@pytest.mark.parametrize("setup", SWEEP, ids=lambda s: f"{s[0]}-" + "-".join(
+    f"{k}={v}" for k, v in s[1].items()))
+def test_acts_in_every_option_config(setup: tuple[str, dict]) -> None:
+    """A few decisions of a random game per config, searched with a small budget: each
+    search determinizes the view many times, so an option whose position the view cannot
+    rebuild fails here as it would in a tournament."""
+    variant, config = setup
+    game = make_game(variant, seed=7, **config)
+    agent, rng = ISMCTSAgent(seed=1, simulations=6), random.Random(7)
+    searched = 0
+    while not game.game_over and searched < 5:
+        view = game.view(game.current_player)
+        if game.turn % 10 == 0 and len(view.legal_actions) > 1:
+            assert agent.act(view) in view.legal_actions
+            searched += 1
+        game.step(view.legal_actions[rng.randrange(len(view.legal_actions))])
 
 
 def test_a_single_legal_action_is_returned_without_searching() -> None:
