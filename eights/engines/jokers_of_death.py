@@ -5,8 +5,9 @@ option), 20 cards each, three discard piles turned up from the stock. Play
 goes counter-clockwise from the dealer's right, and the deal passes on with
 it. A turn puts one card on each live pile, matching its top card's suit or
 rank; 8s are wild (their player names the pile's suit) except directly on a
-2 or a 4 of Spades of the previous player. A player who cannot match a pile
-draws until able (or until the stock is empty: then they pass).
+2 or a 4 of Spades of the previous player. A player whose hand cannot match
+every pile still to play, a card of its own to each, draws until it can (or
+until the stock is empty: then they pass).
 
 Special cards, each pinned by a test (``docs/rules/jokers_of_death.md``):
 
@@ -60,7 +61,7 @@ import bisect
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from ..cards import (
@@ -105,11 +106,12 @@ ACTIONS = ActionSpace(
                "answer (a 2 on a 2, a 4 of Spades or a Joker on a 4 of Spades); the card on "
                "a Jack or King"),
     Block("suit", "suit {suit}", suits(), when="right after an 8: the suit of its pile"),
-    Block("draw", "draw", when="a pile you cannot match: draw until you can; answering: take "
+    Block("draw", "draw", when="your hand cannot match every pile still to play, a card "
+                               "each: draw until it can; answering: take "
                                "the cards for the piles you do not answer; on a Jack or King: "
                                "draw until a card that fits comes, and play it"),
-    Block("pass", "pass", when="the stock is empty and a pile cannot be matched (the turn "
-                               "ends); do not knock"),
+    Block("pass", "pass", when="the stock is empty and your hand cannot match every pile "
+                               "still to play (the turn ends); do not knock"),
     Block("knock", "knock", when="right after you are left with one card"),
     Block("stop", "stop", when="you hold two Jokers: stop the hand now"),
     Block("reverse", "reverse", when="your turn ends after you played a 10: reverse the "
@@ -132,6 +134,42 @@ DRAW, PASS, KNOCK, STOP, REVERSE, KEEP = (
     ACTIONS[name].id() for name in ("draw", "pass", "knock", "stop", "reverse", "keep"))
 #: action id of ``pick up pile <k + 1>``
 PICK_UP_ID = tuple(ACTIONS["pick_up"].id(k + 1) for k in range(MAX_PILES))
+
+
+# ------------------------------------------------------------------ matching
+def covers(fitting: Sequence[Sequence[int]], copies: Callable[[int], int]) -> bool:
+    """Whether every pile can take a card of its own: ``fitting[j]`` lists the kinds of
+    card that fit pile ``j``, ``copies(c)`` how many of ``c`` the hand holds, and one card
+    goes on one pile only.
+
+    A bipartite matching of piles to cards (augmenting paths, Kuhn's algorithm, a kind
+    taking as many piles as its copies): a card that is the only fit of two piles covers
+    just one of them, so "the necessary cards" to match every pile are distinct cards
+    (docs/rules/jokers_of_death.md #5).
+    """
+    need = len(fitting)
+    if all(len(fit) >= need for fit in fitting):
+        return True  # (Hall: any set of piles sees at least as many kinds as there are piles)
+    if not all(fitting):
+        return False
+    given: dict[int, list[int]] = {}  # kind -> the piles its copies go to
+
+    def place(j: int, tried: set[int]) -> bool:
+        for c in fitting[j]:
+            if c in tried:
+                continue
+            tried.add(c)
+            piles = given.setdefault(c, [])
+            if len(piles) < copies(c):
+                piles.append(j)
+                return True
+            for i, other in enumerate(piles):
+                if place(other, tried):
+                    piles[i] = j
+                    return True
+        return False
+
+    return all(place(j, set()) for j in range(len(fitting)))
 
 
 # ------------------------------------------------------------------ config
@@ -532,24 +570,21 @@ class JokersOfDeathGame(TableEngine):
     # ---------------------------------------------------------------- turn
     def turn_legal(self, frame: Frame) -> list[int]:
         s, p = self.state, frame.seat
-        hand = set(s.hands[p])
-        legal = []
-        unmatched = False
-        todo = s.todo
-        for k in range(len(s.piles)):
-            if todo >> k & 1:
-                matched = False
-                for c in hand:
-                    if self.fits(c, k):
-                        legal.append(PLAY_ID[c][k])
-                        matched = True
-                unmatched = unmatched or not matched
-        if unmatched:
+        hand = s.hands[p]
+        todo = [k for k in range(len(s.piles)) if s.todo >> k & 1]
+        fitting = self._fitting(hand, todo)
+        legal = [PLAY_ID[c][k] for k, fit in zip(todo, fitting, strict=True) for c in fit]
+        if not covers(fitting, hand.count):
             legal.append(DRAW if s.stock else PASS)
         if s.fresh and self.config.free_discard_pile:
             legal += self._pick_ups()
         legal.sort()
         return self._with_stop(p, legal)
+
+    def _fitting(self, hand: Sequence[int], piles: Sequence[int]) -> list[list[int]]:
+        """Per pile of ``piles``, the kinds of card in ``hand`` that fit it (each once)."""
+        kinds, fits = set(hand), self.fits
+        return [[c for c in kinds if fits(c, k)] for k in piles]
 
     def turn_apply(self, frame: Frame, a: int) -> None:
         p = frame.seat
@@ -586,14 +621,17 @@ class JokersOfDeathGame(TableEngine):
         return False
 
     def _draw_until_able(self, p: int) -> None:
-        """Draw until every pile still to play has a card that fits (or the stock is out)."""
+        """Draw until distinct cards of the hand fit every pile still to play (or the stock
+        is out): "until you are able to match any piles that you were unable to match"."""
         s = self.state
-        hand = s.hands[p]
-        need = [k for k in range(len(s.piles))
-                if s.todo >> k & 1 and not any(self.fits(c, k) for c in hand)]
-        while need and s.stock:
+        hand = s.hands[p]  # (drawing appends to it)
+        todo = [k for k in range(len(s.piles)) if s.todo >> k & 1]
+        fitting = self._fitting(hand, todo)
+        while s.stock and not covers(fitting, hand.count):
             c = self._draw_one(p)
-            need = [k for k in need if not self.fits(c, k)]
+            for fit, k in zip(fitting, todo, strict=True):
+                if c not in fit and self.fits(c, k):
+                    fit.append(c)
 
     def _place(self, p: int, c: int, k: int, kind: str) -> None:
         """``p`` puts ``c`` on pile ``k`` (in a ``turn``, an ``answer`` or a ``follow``), the

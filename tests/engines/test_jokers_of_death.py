@@ -261,25 +261,66 @@ def test_no_draw_while_every_pile_still_to_play_has_a_card():
 
 
 # ---------------------------------------------------------------- #5 drawing
-def test_draw_until_every_unmatched_pile_has_a_card():
+def test_draw_until_distinct_cards_cover_every_pile():
     """Pins docs/rules/jokers_of_death.md #5: one draw serves every pile that needs one.
 
-    Piles 2 and 3 (6C, 7C) have no card in seat 0's hand; one draw takes 9H (fits
-    neither) and 3C (fits both) and stops. 3C counts for both piles, so once it is on
-    pile 2, pile 3 needs another draw. Placing on pile 1 first or last is a choice.
+    Piles 2 and 3 (6C, 7C) have no card in seat 0's hand. The draw takes 9H (fits
+    neither), 3C (fits both, but one card covers one pile) and 4C, and stops: 5D, 3C and
+    4C cover the three piles. Placing on pile 1 first or last is a choice.
     """
-    game = new_game(["5D 9S 10S", "5C 6S 9C", "5S 6D 9D"], "5H 6C 7C", "9H 3C 4C")
+    game = new_game(["5D 9S 10S", "5C 6S 9C", "5S 6D 9D"], "5H 6C 7C", "9H 3C 4C 2C")
     assert game.legal_texts() == ["play 5D pile 1", "draw"]
     start = step(game, "draw")
-    assert events_from(game, start, "draw") == [("draw", 0, "9H", -1), ("draw", 0, "3C", -1)]
-    assert game.legal_texts() == ["play 3C pile 2", "play 3C pile 3", "play 5D pile 1",
-                                  "play 9H pile 1"]
-    start = step(game, "play 3C pile 2")
-    assert game.legal_texts() == ["play 5D pile 1", "play 9H pile 1", "draw"]
-    start = step(game, "draw")
-    assert events_from(game, start, "draw") == [("draw", 0, "4C", -1)]
+    assert events_from(game, start, "draw") == [
+        ("draw", 0, "9H", -1), ("draw", 0, "3C", -1), ("draw", 0, "4C", -1)]
+    assert game.legal_texts() == ["play 3C pile 2", "play 3C pile 3", "play 4C pile 2",
+                                  "play 4C pile 3", "play 5D pile 1", "play 9H pile 1"]
+    step(game, "play 3C pile 2")  # 4C still covers pile 3: no draw
     assert game.legal_texts() == ["play 4C pile 3", "play 5D pile 1", "play 9H pile 1"]
     assert game.current_player == 0 and game.view(0).to_play == (True, False, True)
+
+
+#: the issue's position: 9H is the only fit of both 9D and QH
+NINE_HANDS = ["7C 9H 6S 3S", "2C 3C 4C 6C", "2D 3D 4D 6D"]
+
+
+def test_a_card_that_is_the_only_fit_of_two_piles_covers_one_of_them():
+    """Pins docs/rules/jokers_of_death.md #5: "the necessary cards" are distinct cards.
+
+    Piles 5C 9D QH, hand 7C 9H 6S 3S: every pile has a fitting card, but 9H is the only
+    one for both 9D and QH, so the hand cannot match all three piles and ``draw`` is
+    legal at once. It draws JS (fits nothing) and 4D (fits 9D): then 7C, 4D and 9H
+    cover the piles and the draw stops.
+    """
+    game = new_game(NINE_HANDS, "5C 9D QH", "JS 4D 2S")
+    assert game.legal_texts() == ["play 7C pile 1", "play 9H pile 2", "play 9H pile 3",
+                                  "draw"]
+    start = step(game, "draw")
+    assert events_from(game, start, "draw") == [("draw", 0, "JS", -1), ("draw", 0, "4D", -1)]
+    assert hands(game)[0] == "7C 4D 9H 3S 6S JS"
+    assert game.legal_texts() == ["play 7C pile 1", "play 4D pile 2", "play 9H pile 2",
+                                  "play 9H pile 3"]
+
+
+def test_distinct_cards_for_every_pile_refuse_the_draw():
+    """Pins docs/rules/jokers_of_death.md #4, #5: 6D for 9D frees 9H for QH; two copies of
+    a card are two cards; two 8s cover two piles, one 8 one pile; a Joker covers none."""
+    cases = [("7C 9H 6D 3S", False), ("7C 9H 9H 3S", False), ("8S 8D 9H 3S", False),
+             ("8S 9H 3S 4S", True), ("7C 9H RJ 3S", True)]
+    for hand, may_draw in cases:
+        game = new_game([hand, *NINE_HANDS[1:]], "5C 9D QH", "JS 4D 2S")
+        assert ("draw" in game.legal_texts()) == may_draw, hand
+        if not may_draw:
+            with pytest.raises(eights.IllegalActionError, match="'draw' is not legal"):
+                game.step("draw")
+
+
+def test_on_an_empty_stock_a_hand_that_cannot_cover_every_pile_may_pass():
+    """Pins docs/rules/jokers_of_death.md #5, #6: the pass takes the place of the draw."""
+    game = G(JokersOfDeathConfig(num_players=3, hand_size=4), seed=1, first_player=0)
+    set_position(game, NINE_HANDS, ["5C", "9D", "QH"], "", 0)
+    assert game.legal_texts() == ["play 7C pile 1", "play 9H pile 2", "play 9H pile 3",
+                                  "pass"]
 
 
 def test_placing_first_then_drawing_for_the_pile_left():
@@ -527,9 +568,10 @@ def test_a_joker_kills_the_pile_and_later_turns_have_one_pile_fewer():
                                to_play=".xx", current=1, phase="play",
                                legal=["play 7C pile 3", "play 6D pile 2"])
     step(game, "play 6D pile 2")  # 7C on pile 3 is then forced
+    # seat 0's 8C fits both live piles, but one card covers one pile: it may draw (#5)
     assert table(game) == dict(tops="BJ 6D 7C", suits="-DC", pending=[0, 0, 0],
                                to_play=".xx", current=0, phase="play",
-                               legal=["play 8C pile 2", "play 8C pile 3"])
+                               legal=["play 8C pile 2", "play 8C pile 3", "draw"])
     assert game.view(0).killed == (True, False, False)
 
 
@@ -612,9 +654,12 @@ def test_an_eight_is_not_legal_on_a_penalty_but_is_after_the_take():
     with pytest.raises(eights.IllegalActionError, match="'play 8D pile 1' is not legal"):
         game.step("play 8D pile 1")
     step(game, "draw")
+    # seat 1's 8S may go on any pile once the 2 is taken (its one card covers one pile, so
+    # it may draw as well, #5)
     assert table(game) == dict(tops="2H 6H 7H", suits="HHH", pending=[0, 0, 0],
                                to_play="xxx", current=1, phase="play",
-                               legal=["play 8S pile 1", "play 8S pile 2", "play 8S pile 3"])
+                               legal=["play 8S pile 1", "play 8S pile 2", "play 8S pile 3",
+                                      "draw"])
     step(game, "play 8S pile 1")
     assert game.view(1).phase == "choose suit"
 
@@ -811,13 +856,17 @@ def test_two_aces_at_three_players_give_the_same_player_another_turn():
 
 def test_an_ace_at_two_players_gives_its_player_another_turn():
     """Pins docs/rules/jokers_of_death.md #13: one Ace skips the only other player."""
-    game = new_game(["AH 6H 7H 9S 9C", "5S 6D 9D 3C 4S"], PILES, "3H 4H")
+    game = new_game(["AH 6H 7H 9S 9C", "5S 6D 9D 3C 4S"], PILES, "3H 4H 5H")
     start = step(game, "play AH pile 1", "play 6H pile 2")  # then 7H, forced
     assert events_from(game, start, "skip") == [("skip", 1, "", -1)]
-    # seat 0 again: nothing fits, the draw is forced and 3H fits all three piles
-    assert events_from(game, start, "draw") == [("draw", 0, "3H", -1)]
+    # seat 0 again: nothing fits, the draw is forced and goes on until three cards cover
+    # the three piles (#5): 3H, 4H and 5H each fit every pile
+    assert events_from(game, start, "draw") == [
+        ("draw", 0, "3H", -1), ("draw", 0, "4H", -1), ("draw", 0, "5H", -1)]
     assert (game.current_player, game.legal_texts()) == (
-        0, ["play 3H pile 1", "play 3H pile 2", "play 3H pile 3"])
+        0, ["play 3H pile 1", "play 3H pile 2", "play 3H pile 3", "play 4H pile 1",
+            "play 4H pile 2", "play 4H pile 3", "play 5H pile 1", "play 5H pile 2",
+            "play 5H pile 3"])
 
 
 # ---------------------------------------------------------------- #14 knocking
@@ -1106,10 +1155,11 @@ def test_three_of_diamonds_passes_every_hand_on_and_clears_knocks():
     assert table(game) == dict(tops="5S 3D 7H", suits="SDH", pending=[0, 0, 0],
                                to_play="x.x", current=1, phase="knock",
                                legal=["pass", "knock"])
-    step(game, "knock")  # then 10C fits neither pile: the draw is forced
-    assert events_from(game, start, "draw") == [("draw", 1, "5H", -1)]
+    step(game, "knock")  # then 10C fits neither pile: the draw is forced, for two cards
+    assert events_from(game, start, "draw") == [("draw", 1, "5H", -1), ("draw", 1, "8H", -1)]
     assert game.view(1).knocked == (0, 0, 0)
-    assert game.legal_texts() == ["play 5H pile 1", "play 5H pile 3"]
+    assert game.legal_texts() == ["play 5H pile 1", "play 5H pile 3", "play 8H pile 1",
+                                  "play 8H pile 3"]
 
 
 def test_a_seat_remembers_the_hand_it_passed_on_when_it_determinizes():
@@ -1325,3 +1375,21 @@ def test_a_hand_stopped_during_a_picked_up_pile_counts_its_cards_as_a_penalty():
     assert game.legal_texts() == ["pass", "stop"]  # 5H fits nowhere: pass, or stop
     step(game, "stop")
     assert game.terminated and game.final_scores()[0] >= 100 + 3 + 5
+
+
+def test_covers_agrees_with_trying_every_assignment():
+    """Pins docs/rules/jokers_of_death.md #5: the matching finds distinct cards for every
+    pile exactly when some assignment of the hand's cards (copies apart) does."""
+    from itertools import permutations
+
+    from eights.engines.jokers_of_death import covers
+
+    rng = random.Random(5)
+    for _ in range(3000):
+        piles = rng.randint(1, 5)
+        hand = [rng.randrange(8) for _ in range(rng.randint(0, 6))]
+        fit = [set(rng.sample(range(8), rng.randint(0, 4))) for _ in range(piles)]
+        fitting = [[c for c in sorted(set(hand)) if c in f] for f in fit]
+        brute = any(all(hand[i] in f for i, f in zip(order, fit, strict=True))
+                    for order in permutations(range(len(hand)), piles))
+        assert covers(fitting, hand.count) == brute, (hand, fit)
