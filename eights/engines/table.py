@@ -114,6 +114,16 @@ class TableEngine(Engine):
     frame_args: ClassVar[dict[str, tuple[str, ...]]] = {}
     #: the way the deal goes round from the first player: +1 up the seats, -1 down
     deal_step: ClassVar[int] = 1
+    #: whether :meth:`_settle` keeps :attr:`forced_moves`: off until
+    #: :meth:`record_forced_moves` (the record costs 3-4% of the raw engine's decisions per
+    #: second, and only a narrator reads it)
+    record_forced: bool = False
+    #: the moves the last :meth:`_settle` (the end of the last step or reset) applied itself, in
+    #: order, each ``(at, frame, action)``: ``at`` is the place in the event log where the
+    #: move's events begin. A player is never asked a one-move question, so only this record
+    #: can tell a person that their move was made for them. A new list each time, never
+    #: changed after (a reader may keep it); a :meth:`restore` does not bring it back
+    forced_moves: Sequence[tuple[int, Frame, int]] = ()
 
     state: TableState
 
@@ -165,7 +175,8 @@ class TableEngine(Engine):
         return self._legal_by_kind[frame.kind](self, frame)
 
     def _settle(self) -> None:
-        """Apply forced moves until a real decision (or the end); enforce the turn limit.
+        """Apply forced moves until a real decision (or the end), kept in
+        :attr:`forced_moves` where :attr:`record_forced` asks; enforce the turn limit.
 
         Who acts is the top frame's seat, kept in :attr:`current_player` (-1 once the
         game is over); the top frame's legal handler is looked up here rather than
@@ -173,6 +184,7 @@ class TableEngine(Engine):
         """
         limit = self.config.max_turns
         legal_by_kind = self._legal_by_kind
+        forced: list[tuple[int, Frame, int]] | None = [] if self.record_forced else None
         while not self.terminated:
             if self.turn >= limit:
                 self.truncated = True
@@ -183,11 +195,34 @@ class TableEngine(Engine):
             if len(legal) != 1:
                 self._legal_now = legal
                 self.current_player = frame.seat
+                if forced is not None:
+                    self.forced_moves = forced
                 return
             self.turn += 1
+            if forced is not None:
+                forced.append((len(self._log), frame, legal[0]))
             self._apply(legal[0])
         self._legal_now = []
         self.current_player = -1
+        if forced is not None:
+            self.forced_moves = forced
+
+    def record_forced_moves(self) -> None:
+        """Keep :attr:`forced_moves` from now on, the last step's (or the deal's) included.
+
+        Those were not kept, so the game is played again from its record with the record on
+        (the same seed, deck and decisions give the same game): a game just dealt tells the
+        moves its deal forced, and a narrator can say so before the first decision.
+        """
+        if self.record_forced:
+            return
+        self.record_forced = True
+        if self.turn == len(self._decisions):  # no move was forced yet: none to find again
+            return
+        record = self.record()
+        self.reset(seed=record.seed, deck=record.deck, first_player=record.first_player)
+        for action in record.actions:
+            self.step(action)
 
     def _apply(self, action: int) -> None:
         agenda = self.state.agenda

@@ -425,6 +425,25 @@ def test_restore_undoes_everything_a_move_did() -> None:
     assert NO_CARD not in game.state.piles[0]
 
 
+def test_forced_moves_are_kept_only_when_asked_and_asking_replays_the_same_game() -> None:
+    """The record is off on the hot path; turned on, the deal's forced moves (seat 0 cannot
+    follow the nine of hearts: its draw, then its pass) are found by replaying the record,
+    and each later step keeps its own in a new list."""
+    game = eights.engines.stacked_game("crazy_eights", ["2C 3C 4C", "2S 3S 5H"], "9H", "KD",
+                                       hand_size=3)
+    assert game.turn == 2 and game.forced_moves == ()
+    events, legal = game.events, game.legal_actions()
+    game.record_forced_moves()
+    assert game.events == events and game.legal_actions() == legal
+    dealt = game.forced_moves
+    assert [(at, frame.seat, game.action_text(a)) for at, frame, a in dealt] == [
+        (2, 0, "draw"), (3, 0, "pass")]
+    assert [(e.kind, e.player) for e in game.events[2:4]] == [("draw", 0), ("pass", 0)]
+    game.step("play 5H")  # seat 0 cannot follow it either: a draw of its own
+    assert game.forced_moves is not dealt and len(dealt) == 2
+    assert [frame.seat for _, frame, _ in game.forced_moves][:1] == [0]
+
+
 # ------------------------------------------------------------ stacked games
 #: per variant: (options, hands in seat order, turned up, stock top first)
 STACKED = {
