@@ -19,6 +19,11 @@ L              list the moves again;  R  read your hand;  O  the scores
 With a turn timer, a turn that runs out is played for the person: a draw
 where drawing is allowed, else a pass, else the first listed move. This
 keeps the table moving as a timed online table does.
+
+A step with one legal move is made by the engine itself, never asked; where it
+was the person's, they hear so ("Your only move, pass, is played for you.")
+before its events, from the engine's record of the moves it made
+(:attr:`~eights.engines.table.TableEngine.forced_moves`).
 """
 
 from __future__ import annotations
@@ -26,14 +31,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
-from ..agents import Agent
+from ..agents import Agent, AgentForfeit
 from ..cards import cards_count
-from ..engines.base import Engine
+from ..engines.table import TableEngine
 from .keys import KeySource
 from .text import (
     action_phrase,
     cards_of,
     counts_sentence,
+    forced_sentence,
     hand_sentence,
     moves_sentence,
     narration,
@@ -53,7 +59,7 @@ SUIT_KEYS = {"c": "suit C", "d": "suit D", "h": "suit H", "s": "suit S"}
 class PlaySession:
     """One game: ``seat`` is the person's, ``bots`` play every other seat."""
 
-    def __init__(self, engine: Engine, seat: int, bots: dict[int, Agent], keys: KeySource,
+    def __init__(self, engine: TableEngine, seat: int, bots: dict[int, Agent], keys: KeySource,
                  say: Callable[[str], None], *, turn_time: float | None = None,
                  clock: Callable[[], float] = time.monotonic):
         missing = set(range(engine.num_players)) - {seat} - set(bots)
@@ -65,6 +71,8 @@ class PlaySession:
         self._quitting = False
         self._typed = ""  # digits typed so far for a move number
         self._phase: str | None = None
+        engine.record_forced_moves()
+        self._told: object = None  # the engine's forced_moves last read out
         self._cards = cards_of(engine.view(seat))
 
     def name(self, p: int) -> str:
@@ -74,9 +82,11 @@ class PlaySession:
 
     # ------------------------------------------------------------------ game
     def run(self) -> int:
-        """Play to the end, or until the person leaves (Q twice, or the end of input).
+        """Play to the end, or until the person leaves (Q twice, or the end of input) or a
+        bot forfeits (an external bot that failed with ``on_error=forfeit``).
 
-        Returns 0 either way: leaving is the person's choice, not a failure.
+        Returns 0 either way: leaving is the person's choice, not a failure, and a forfeit
+        ends the game with a result, as in a tournament.
         """
         engine = self.engine
         opponents = ", ".join(self.name(p) for p in sorted(self.bots))
@@ -92,15 +102,33 @@ class PlaySession:
                         self.say("You left the game.")
                         return 0
                 else:
-                    engine.step(self.bots[p].act(engine.view(p)))
+                    try:
+                        action = self.bots[p].act(engine.view(p))
+                    except AgentForfeit as err:
+                        self._forfeit(p, err)
+                        return 0
+                    engine.step(action)
         except EOFError:
             self.say("Input ended; leaving the game.")
             return 0
         self._narrate()
         self._announce_result()
-        for p, bot in self.bots.items():
-            bot.game_over(engine.view(p), engine.winners)
+        self._tell_bots(engine.winners)
         return 0
+
+    def _forfeit(self, seat: int, err: AgentForfeit) -> None:
+        """The bot at ``seat`` gave up: the game ends there, and everyone else shares the
+        win, as a tournament scores it."""
+        self._narrate()
+        winners = tuple(p for p in range(self.engine.num_players) if p != seat)
+        self.say(f"The game ends: {str(err).removesuffix('.')}.")
+        self.say("You win!" if len(winners) == 1 else "You share the win.")
+        self._tell_bots(winners)
+
+    def _tell_bots(self, winners: Sequence[int]) -> None:
+        """Tell every bot how the game ended (an external bot passes it on to its program)."""
+        for p, bot in self.bots.items():
+            bot.game_over(self.engine.view(p), tuple(winners))
 
     def _narrate(self) -> None:
         """Say the events since the last call; after a hand of a match, the match totals."""
@@ -113,8 +141,27 @@ class PlaySession:
         # at the end of the game the result says the scores instead
         totals = None if engine.game_over else totals_sentence(view, self.name, low)
         for sentence in narration(new, lambda e: engine.describe_event(e, self.name),
-                                  self.name, cards_of(view), low, totals):
+                                  self.name, cards_of(view), low, totals,
+                                  self._forced_notes(len(events) - len(new))):
             self.say(sentence)
+
+    def _forced_notes(self, heard: int) -> dict[int, list[str]]:
+        """For each move the engine made for the person since the last step (their only
+        legal one), a sentence saying so, keyed by the index of its first event among those
+        not yet heard (events before ``heard`` were). Bots' forced moves are not announced:
+        their events say what they did."""
+        moves = self.engine.forced_moves
+        if moves is self._told:
+            return {}
+        self._told = moves
+        phases = getattr(self.engine, "phases", {})
+        notes: dict[int, list[str]] = {}
+        for at, frame, action in moves:
+            if frame.seat == self.seat:
+                move = self.engine.action_text(action)
+                notes.setdefault(max(0, at - heard), []).append(
+                    forced_sentence(move, phases.get(frame.kind), self._cards))
+        return notes
 
     def _announce_result(self) -> None:
         engine = self.engine

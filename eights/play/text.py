@@ -8,7 +8,7 @@ stock) are read when the view has them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ..actions import SUIT_VERBS
 from ..cards import CardError, cards_count
@@ -185,23 +185,35 @@ def draws_sentence(draws: Sequence[Event], name: Callable[[int], str],
            f"{spoken[-1]}."
 
 
+def forced_sentence(move: str, phase: str | None = None, cards: CardSet = STANDARD) -> str:
+    """What the person hears before the events of a move the engine made for them, as their
+    only legal one: ``"Your only move, pass, is played for you."``."""
+    return f"Your only move, {action_phrase(move, phase, cards)}, is played for you."
+
+
 def narration(events: Sequence[Event], describe: Callable[[Event], str],
               name: Callable[[int], str], cards: CardSet = STANDARD,
-              low_score_wins: bool = False, totals: str | None = None) -> list[str]:
+              low_score_wins: bool = False, totals: str | None = None,
+              notes: Mapping[int, Sequence[str]] | None = None) -> list[str]:
     """The sentences for new events, in order, as the person hears them.
 
     ``describe`` is the engine's sentence for one event. A player's draws in a row
     are one sentence, and with an event that counts them (:data:`DRAW_SUMMARIES`)
     one sentence in all, so a King's two cards are not read three times. Where the
     lower score wins, a score says so; ``totals`` (the match totals) follows a
-    hand's scores, before the next hand is dealt.
+    hand's scores, before the next hand is dealt. ``notes`` are sentences to say
+    just before the event at an index (``len(events)``: after the last), such as
+    :func:`forced_sentence`; draws are not read as one across a note.
     """
+    notes = notes or {}
     sentences: list[str] = []
     i = 0
     while i < len(events):
+        sentences += notes.get(i, ())
         event = events[i]
         j = i
-        while j < len(events) and events[j].kind == "draw" and events[j].player == event.player:
+        while (j < len(events) and events[j].kind == "draw" and events[j].player == event.player
+               and (j == i or j not in notes)):
             j += 1
         if j == i:  # not a draw
             sentence = describe(event)
@@ -214,14 +226,14 @@ def narration(events: Sequence[Event], describe: Callable[[Event], str],
                 sentences.append(totals)
             continue
         sentence = draws_sentence(events[i:j], name, cards) if j - i > 1 else describe(event)
-        after = events[j] if j < len(events) else None
+        after = events[j] if j < len(events) and j not in notes else None
         if (after is not None and after.kind in DRAW_SUMMARIES
                 and after.player == event.player and after.arg == j - i):
             sentence = f"{sentence.removesuffix('.')} and {DRAW_SUMMARIES[after.kind]}."
             j += 1
         sentences.append(sentence)
         i = j
-    return sentences
+    return sentences + list(notes.get(len(events), ()))
 
 
 def totals_sentence(view: PlayerView, name: Callable[[int], str],

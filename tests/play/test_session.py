@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from eights.agents import make_agent
+from eights.agents import AgentForfeit, RandomAgent, make_agent
 from eights.engines import VARIANTS, engine_class, make_game
 from eights.play import PlaySession, ScriptedKeys
 
@@ -80,8 +80,9 @@ def test_space_draws_and_p_passes_only_when_allowed():
     assert out.count("You cannot pass now.") == 2  # before the draw, and on the next turn
     assert "Player 0 (you) draws the king of clubs." in out
     # the king cannot be played on the ten of hearts: passing is the one move, made for you
-    assert out[out.index("Player 0 (you) draws the king of clubs.") + 1] == \
-        "Player 0 (you) passes."
+    drew = out.index("Player 0 (you) draws the king of clubs.")
+    assert out[drew + 1:drew + 3] == ["Your only move, pass, is played for you.",
+                                      "Player 0 (you) passes."]
 
 
 def test_suit_keys_name_a_suit_after_an_eight_and_c_reads_the_top_card_otherwise():
@@ -218,3 +219,69 @@ def test_a_hand_of_a_match_ends_with_the_totals_and_which_way_they_count():
     assert out[first + 3].startswith("Hand 2 is dealt")
     assert out[-1].startswith("Scores.")  # the last hand ends with the result instead
     assert not out[-2].startswith("Match totals")
+
+
+def test_a_move_the_engine_makes_for_you_is_announced_and_a_bots_is_not():
+    """Nothing in your hand fits the ten of hearts, so the deal's first move (a draw) and the
+    pass after the king is drawn are yours by force; the bot's draw and pass are forced too,
+    and read as its own; the ten of clubs you draw next must be played."""
+    hands = ["4C 5C 6C 7C 9C JS QS", "2D 3D 4D 5D 6D 7D 9D"]
+    s, out = session(stacked_game(hands, stock="KD AC 10C"), ["q", "q"])
+    s.run()
+    starter = out.index("The starter card is the ten of hearts.")
+    assert out[starter + 1:starter + 11] == [
+        "Your only move, draw a card, is played for you.",
+        "Player 0 (you) draws the king of diamonds.",
+        "Your only move, pass, is played for you.",
+        "Player 0 (you) passes.",
+        "Player 1 (heuristic) draws a card.",
+        "Player 1 (heuristic) passes.",
+        "Your only move, draw a card, is played for you.",
+        "Player 0 (you) draws the ten of clubs.",
+        "Your only move, play the ten of clubs, is played for you.",
+        "Player 0 (you) plays the ten of clubs.",
+    ]
+    assert sum("is played for you" in line for line in out) == 4
+
+
+def test_a_bots_forced_moves_are_never_announced_as_yours():
+    """Seen from seat 1, the same deal: seat 0's forced moves are a bot's, not announced."""
+    engine = stacked_game(["4C 5C 6C 7C 9C JS QS", "2D 3D 4D 5D 6D 7D 9D"], stock="KD AC 10C")
+    out = Transcript()
+    bots = {0: make_agent("heuristic", "crazy_eights", seed=0)}
+    PlaySession(engine, 1, bots, ScriptedKeys(["q", "q"]), out).run()
+    starter = out.index("The starter card is the ten of hearts.")
+    assert out[starter + 1:starter + 5] == [
+        "Player 0 (heuristic) draws a card.", "Player 0 (heuristic) passes.",
+        "Your only move, draw a card, is played for you.",
+        "Player 1 (you) draws the ace of clubs."]
+    announced = [out[i + 1] for i, line in enumerate(out) if "is played for you" in line]
+    assert announced and all(line.startswith("Player 1 (you) ") for line in announced)
+
+
+class ForfeitingBot(RandomAgent):
+    """A bot that gives up at its first decision, as an external bot with on_error=forfeit."""
+
+    name = "broken"
+
+    def __init__(self):
+        super().__init__(0)
+        self.told = None
+
+    def act(self, view):
+        raise AgentForfeit("bot 'broken' at seat 1 forfeits: crash: it exited")
+
+    def game_over(self, view, winners):
+        self.told = tuple(winners)
+
+
+def test_a_bot_that_forfeits_ends_the_game_as_a_tournament_scores_it():
+    """No traceback: the game ends with a sentence, the others share the win, exit 0."""
+    bot = ForfeitingBot()
+    out = Transcript()
+    s = PlaySession(stacked_game(), 0, {1: bot}, ScriptedKeys(["1", "enter"]), out)
+    assert s.run() == 0
+    assert out[-2:] == ["The game ends: bot 'broken' at seat 1 forfeits: crash: it exited.",
+                        "You win!"]
+    assert "Player 0 (you) plays the three of hearts." in out  # narrated before the end
+    assert bot.told == (0,)

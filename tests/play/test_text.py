@@ -9,7 +9,7 @@ import pytest
 from eights.engines import VARIANTS, Event, make_game
 from eights.engines.cardset import STANDARD
 from eights.engines.crazy_eights import CrazyEightsGame
-from eights.play.text import action_phrase, narration
+from eights.play.text import action_phrase, forced_sentence, narration
 
 
 @pytest.mark.parametrize("text, phrase", [
@@ -148,3 +148,21 @@ def test_draws_in_a_row_are_one_sentence_naming_only_the_seats_own_cards():
     score = [Event("score", 0, -1, 34)]
     assert narration(score, describe, name, low_score_wins=True) == [
         describe(score[0]).removesuffix(".") + " (lower is better)."]
+
+
+def test_a_note_is_read_before_its_event_and_splits_a_run_of_draws():
+    """A forced move's sentence comes before its events; a draw the engine made for you after
+    one you chose is its own sentence, so the note stands next to the draw it is about."""
+    def name(p):
+        return f"Player {p}"
+
+    def describe(e):
+        return CrazyEightsGame.describe_event(e, name)
+
+    draws = [Event("draw", 0, 22, -1), Event("draw", 0, 9, -1), Event("pass", 0, -1, -1)]
+    note = forced_sentence("draw")
+    assert note == "Your only move, draw a card, is played for you."
+    assert narration(draws, describe, name, notes={1: [note], 3: ["after"]}) == [
+        describe(draws[0]), note, describe(draws[1]), describe(draws[2]), "after"]
+    assert forced_sentence("pass", "challenge") == \
+        "Your only move, don't challenge, is played for you."
