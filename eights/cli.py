@@ -151,6 +151,10 @@ def _export(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+#: the longest --turn-time, in seconds (a day): a longer wait overflows the key reader's timer
+MAX_TURN_TIME = 86400
+
+
 def _play(args: argparse.Namespace, console: Console) -> int:
     from .agents import check_agent_spec, make_agent
     from .engines import make_game
@@ -163,9 +167,17 @@ def _play(args: argparse.Namespace, console: Console) -> int:
     if not 0 <= args.seat < players:
         raise ConfigError(f"--seat {args.seat} is not at a {players}-player table; "
                           f"seats are 0 to {players - 1}")
-    if args.turn_time is not None and args.turn_time <= 0:
-        raise ConfigError(f"--turn-time {args.turn_time:g} is not allowed; give seconds > 0")
+    if args.turn_time is not None and not 0 < args.turn_time <= MAX_TURN_TIME:  # nan too
+        raise ConfigError(f"--turn-time {args.turn_time:g} is not allowed; give seconds, "
+                          f"a number > 0 and at most {MAX_TURN_TIME}")
+    if sys.stdin is None:  # started with standard input closed (<&-): no keys can come
+        raise ConfigError("eights play reads your keys from standard input, which is closed; "
+                          "run it at a terminal or pipe keys to it")
     options = _parse_options(args.option or [])
+    if "num_players" in options:  # the seats are yours and one per --opponents entry
+        raise ConfigError(f"--option num_players is not allowed here: the table has your seat "
+                          f"and one per --opponents entry ({players} players now); list one "
+                          f"agent per opponent seat, e.g. --opponents heuristic,random")
     has_match = "match" in engine_class(args.variant).Config.options()
     if args.hand and not has_match:
         raise ConfigError(f"--hand: {args.variant} has no match; a game is already one hand")
