@@ -252,7 +252,7 @@ class AbilityRules:
             counts = s.pile_counts[DISCARD_PILE]
             held = {c for c in range(NUM_CARDS) if counts[c] and self.is_asset[c]}
         elif name == "trade":
-            held = set(s.hands[target] if extra == TRADE_TAKE else s.hands[seat])
+            held = set(s.hands[target] if extra == TRADE_TAKE else self._held_before(seat))
         else:  # look: a card to put on the bottom, or none
             return sorted(CHOOSE_ID[c] for c in set(s.stock[-op[1]:])) + [NO]
         return sorted(CHOOSE_ID[c] for c in held)
@@ -278,15 +278,26 @@ class AbilityRules:
             if extra == TRADE_TAKE:
                 self.move((HAND, target), (HAND, seat), c, "take", seat, target)
                 self._log.append(("taken", target, c, seat))
-                if len(s.hands[seat]) > 1:
+                if len(s.hands[seat]) > 1:  # it held a card before: it gives one of those
+                    s.trade_taken = c
                     self.push("choose", seat, card, trigger, pc, target, colour, TRADE_GIVE)
                     return
             else:
+                s.trade_taken = NO_CARD
                 self.move((HAND, seat), (HAND, target), c, "give", seat, target)
                 self._log.append(("given", target, c, seat))
         else:  # look: put it on the bottom
             self._bottom(seat, c, op[1])
         self._then(frame)
+
+    def _held_before(self, seat: int) -> list[int]:
+        """The Trade's player's hand less the card it just took: "exchange a card from your
+        hand" gives one it held before the Trade, never the card taken back (another copy
+        of it, with more decks, is a card held before)."""
+        hand = list(self.state.hands[seat])
+        if self.state.trade_taken in hand:
+            hand.remove(self.state.trade_taken)
+        return hand
 
     # ------------------------------------------------------------ ability effects
     def _destroy(self, seat: int, q: int, c: int) -> None:

@@ -18,7 +18,7 @@ small set of primitives:
 ``restore``        put an asset card of your choice from the discard pile into play
                    under your control
 ``trade``          choose an opponent, look at their hand, and exchange a card from your
-                   hand with a card of your choice from theirs
+                   hand (one held before the Trade) with a card of your choice from theirs
 ``look``           look at the top ``count`` cards of the draw pile (with
                    ``may_bottom``: you may put one of them on the bottom)
 ``reveal``         reveal the top ``count`` cards of the draw pile to everyone

@@ -230,6 +230,9 @@ class CrazierState(TableState):
     lost_with: list[int] = dataclasses.field(default_factory=list)
     #: per seat: the top cards of the draw pile it has seen (looked at or revealed), top first
     known: list[list[int]] = dataclasses.field(default_factory=list)
+    #: the card a Trade's player took, while it chooses the card to give back: one it held
+    #: before the Trade (-1: none)
+    trade_taken: int = NO_CARD
 
 
 def _total(config: CrazierEightsConfig) -> int:
@@ -314,6 +317,9 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
     ViewField("looking_at", "seen_cards", "the opponent's hand a Trade's player looks at while "
               "choosing the card to take (only that player sees it)", _looking_at,
               CardList(NUM_CARDS, _decks), visibility="acting", hidden=()),
+    ViewField("trade_taken", "card", "the card a Trade's player took, while it chooses the "
+              "card to give back, one it held before (only that player sees it; null: none)",
+              "s.trade_taken", visibility="acting"),
     ViewField("resolving", "cards", "the event being resolved (it goes to the bottom of the "
               "discard pile after its effect)", "tuple(s.piles[1])",
               CardList(NUM_CARDS, _decks)),
@@ -868,6 +874,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
         s.discards, s.played = list(view.discards_left), list(view.played)
         s.out, s.lost_with = list(view.out), list(view.lost_with)
         s.scores, s.hand_number = list(view.scores), view.hand_number
+        s.trade_taken = view.trade_taken
         s.agenda = list(view.agenda)
 
     # ------------------------------------------------------------ text

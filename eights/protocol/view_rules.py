@@ -34,7 +34,7 @@ from typing import Any
 from ..cards import NUM_STANDARD, RANK, SUIT, card, card_text
 from ..config import GameConfig
 from ..engines.base import Event
-from ..engines.crazier_abilities import ability_ask
+from ..engines.crazier_abilities import ASKS, ability_ask
 from ..engines.crazier_cards import text_of
 from ..engines.crazier_eights import team_in_play
 
@@ -395,6 +395,16 @@ def _crazier_lead(known: Known) -> int | None:
     return _current(known)
 
 
+def _crazier_trade_taken(known: Known) -> str | None:
+    """While a Trade's player gives a card back: the card of its hand that ``legal`` offers
+    no ``choose`` for, the one it took (none when it also holds a copy from before)."""
+    if known.values["asks"] != ASKS.index("a card to give"):
+        return None
+    offered = {text.removeprefix("choose ") for text in known.legal}
+    left = [c for c in known.values["hand"] if text_of(c) not in offered]
+    return text_of(left[0]) if len(left) == 1 else None
+
+
 def _crazier_turn_phase(known: Known) -> int:
     kinds = {frame.kind for frame in known.values["agenda"]}
     for kind, phase in (("draw_phase", 0), ("main_phase", 1), ("end_phase", 2),
@@ -483,6 +493,8 @@ CRAZIER_EIGHTS: dict[str, Rule] = {
         "while `phase` is `choose card` (empty but for a Trade's choice of the card to take)",
         lambda known: known.values["phase"] == "choose card", constant([]),
         {"required": ["phase"], "properties": {"phase": {"const": "choose card"}}}),
+    "trade_taken": Default("while `asks` is 8 (a card to give): the card of `hand` that "
+                           "`legal` has no `choose` for, else `null`", _crazier_trade_taken),
     "ally_hands": per_seat([]),
     "discards_left": Default("`1` for `current_player` when `legal` holds a `discard` action, "
                              "else `0`", _crazier_discards_left),

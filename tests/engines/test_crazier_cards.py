@@ -450,7 +450,7 @@ def test_trade_looks_at_a_hand_takes_a_card_and_gives_one():
     assert ("looks_at_hand", 0, "", 1) in events(game, start)
     assert legal(game) == ["choose 4B", "choose 5B", "choose 6B"]
     step(game, "choose 5B")
-    assert legal(game) == ["choose 10B", "choose 2G", "choose 3G", "choose 5B"]
+    assert legal(game) == ["choose 10B", "choose 2G", "choose 3G"]  # not 5B back
     assert game.current_player == 0  # the Trade's player chooses both cards
     step(game, "choose 2G")
     assert (hand(game, 0), hand(game, 1)) == ("3G 5B 10B", "2G 4B 6B")

@@ -906,7 +906,8 @@ def test_trade_takes_a_card_of_the_players_choice_and_gives_one_back():
     """Pins docs/rules/crazier_eights.md #15: clarification 7, "whoever plays Trade decides".
 
     Seat 0 chooses seat 2 (three players), looks at its hand (only seat 0 sees it), takes
-    5O and gives 3P: both choices are seat 0's. Seat 1 sees neither card.
+    5O and gives 3P: both choices are seat 0's. The card given is one seat 0 held before
+    the Trade, never 5O back ("exchange a card from your hand"). Seat 1 sees neither card.
     """
     game = new_game(["10G 2P 3P", "4B 5B 6B", "4O 5O 6O"], "7G", "AO")
     step(game, "play 10G")
@@ -919,7 +920,11 @@ def test_trade_takes_a_card_of_the_players_choice_and_gives_one_back():
     start = step(game, "choose 5O")
     assert events_from(game, start) == [("take", 0, "5O", 2), ("taken", 2, "5O", 0)]
     assert game.current_player == 0
-    assert table(game)["legal"] == ["choose 2P", "choose 3P", "choose AO", "choose 5O"]
+    assert table(game)["legal"] == ["choose 2P", "choose 3P", "choose AO"]
+    assert game.view(0).trade_taken == ids("5O")[0]  # only the trader sees what it took
+    assert game.view(1).trade_taken == game.view(2).trade_taken == -1
+    with pytest.raises(eights.IllegalActionError, match="'choose 5O' is not legal"):
+        game.step("choose 5O")
     start = step(game, "choose 3P")
     assert events_from(game, start)[:3] == [("give", 0, "3P", 2), ("given", 2, "3P", 0),
                                             ("settled", 0, "10G", -1)]
@@ -928,6 +933,45 @@ def test_trade_takes_a_card_of_the_players_choice_and_gives_one_back():
     assert {(e.kind, e.card) for e in seen[start - 2:start + 2]} == {
         ("take", -1), ("taken", -1), ("give", -1), ("given", -1)}
     assert pile(game) == "10G 7G" and conserved(game)
+
+
+def test_trade_gives_back_another_copy_of_the_card_taken_held_before():
+    """Pins docs/rules/crazier_eights.md #15: with two decks a copy of the card taken that
+    the player held before the Trade is a card of its hand to exchange."""
+    game = new_game(["10G 5O 3P", "4B 5B 6B", "4O 5O 6O"], "7G", "AO", num_decks=2)
+    step(game, "play 10G", "target 2", "choose 5O")
+    assert table(game)["legal"] == ["choose 3P", "choose AO", "choose 5O"]
+    step(game, "choose 5O")
+    assert hands(game)[0] == "3P AO 5O" and hands(game)[2] == "4O 5O 6O" and conserved(game)
+    assert game.state.trade_taken == -1
+
+
+def test_a_determinization_keeps_the_card_a_trade_took_out_of_the_cards_to_give():
+    """Pins docs/rules/crazier_eights.md #15: the trader's view holds the card it took, so
+    a search's positions offer the same cards to give as the game."""
+    game = new_game(["10G 2P 3P", "4B 5B 6B", "4O 5O 6O"], "7G", "AO")
+    step(game, "play 10G", "target 2", "choose 5O")
+    view = game.view(0)
+    for k in range(10):
+        deal = G.determinize(view, random.Random(k))
+        assert deal.legal_actions() == game.legal_actions() == view.legal_actions
+
+
+def test_a_frontend_may_leave_out_the_card_a_trade_took():
+    """Pins docs/rules/crazier_eights.md #15: a protocol view without ``trade_taken`` gets
+    it from the legal actions (the card of the hand they leave out), and determinizes."""
+    from eights.protocol.views import read_view, required_now, view_to_json
+
+    game = new_game(["10G 2P 3P", "4B 5B 6B", "4O 5O 6O"], "7G", "AO")
+    step(game, "play 10G", "target 2", "choose 5O")
+    view = game.view(0)
+    data = view_to_json(view)
+    keep = set(required_now(data, view.variant, view.config, view.legal_actions))
+    assert "trade_taken" not in keep
+    back, filled = read_view({k: v for k, v in data.items() if k in keep}, view.variant,
+                             view.config, view.legal_actions)
+    assert "trade_taken" in filled and back.trade_taken == view.trade_taken
+    assert G.determinize(back, random.Random(0)).legal_actions() == view.legal_actions
 
 
 def test_trade_may_be_played_as_the_last_card_and_wins_at_once():

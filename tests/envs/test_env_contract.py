@@ -208,7 +208,7 @@ def shown_hands(engine, seat: int) -> tuple[int, ...]:
 
 def allowed_cards(engine, seat: int) -> set[str]:
     """Cards ``seat`` may see on the table: its (and shown allies') hands, the piles' top
-    cards, the cards in play, a Guarantee Joker."""
+    cards, the cards in play, a Guarantee Joker, and the cards its history showed it."""
     text = engine.cardset.text
     allowed = {text(c) for p in shown_hands(engine, seat) for c in engine.state.hands[p]}
     allowed |= {text(pile[-1]) for pile in engine.state.piles if pile}
@@ -222,6 +222,8 @@ def allowed_cards(engine, seat: int) -> set[str]:
             allowed |= {text(c) for cards in value for c in cards}
         elif kind == "card_counts":  # (a face-up pile's every card)
             allowed |= {text(c) for c, k in enumerate(value) if k}
+    # cards the seat saw go by (a destroyed asset whose ability is still to be ordered)
+    allowed |= {text(e.card) for e in view.history() if e.card >= 0}
     guarantee = getattr(engine, "guarantee", None)
     if guarantee is not None and guarantee >= 0:
         allowed.add(text(guarantee))
