@@ -34,7 +34,7 @@ test: $(VENV)/.test
 	$(VENV)/bin/ruff check eights tests benchmarks examples notebooks
 	$(PY) -m pytest -n 2 -q
 
-# the attack reproductions too long for `make test` (marked `long`)
+# what is too long for `make test` (marked `long`): the attack reproductions, the 200-game option sweeps
 test-slow: $(VENV)/.test
 	$(PY) -m pytest -n 2 -q -m long
 
