@@ -220,26 +220,34 @@ class SeatHistory:
         if not 0 <= length <= len(log):
             raise ValueError(f"SeatHistory: length {length} is not within the log's "
                              f"{len(log)} events")
-        self._public: list[tuple] = redact(log[:length], seat, private)
-        self._own: Sequence[tuple[int, tuple]] = ()
+        self._public: list[Event] = redact(log[:length], seat, private)
+        self._own: Sequence[tuple[int, Event]] = ()
         self._length, self._seat = length, seat
 
-    def events(self) -> list[Event]:
-        """The events up to this history's length (a new list: changing it changes nothing)."""
+    def _events(self) -> list[Event]:
+        """The events up to this history's length, as a new list of the stored Events."""
         length = self._length
         out = self._public[:length]
         for i, event in self._own:  # the seat's private events, in log order
             if i >= length:
                 break
             out[i] = event
-        return list(map(Event._make, out))
+        return out
+
+    def events(self) -> list[Event]:
+        """The events up to this history's length (a new list: changing it changes nothing)."""
+        return self._events()
 
     def __len__(self) -> int:
         return self._length
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, SeatHistory) and self._length == other._length
-                and self.events() == other.events())
+        if not isinstance(other, SeatHistory) or self._length != other._length:
+            return False
+        if (self._public is other._public and self._own is other._own
+                and self._seat == other._seat):
+            return True  # two views of one engine's lists, as long: the same events
+        return self._events() == other._events()
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -387,8 +395,8 @@ class Engine:
         #: the log with the cards of private events hidden, and per seat its own private
         #: events (place in the log, event), as far as a view has needed them
         #: (:meth:`seat_history`): only ever appended to, replaced when cut back
-        self._public: list[tuple] = []
-        self._own: list[list[tuple[int, tuple]]] = [[] for _ in range(self.num_players)]
+        self._public: list[Event] = []
+        self._own: list[list[tuple[int, Event]]] = [[] for _ in range(self.num_players)]
         self._decisions: list[int] = []
         self.turn = 0
         self.terminated = False
@@ -510,15 +518,15 @@ class Engine:
                 public = self._public = []
                 own = self._own = [[] for _ in range(self.num_players)]
                 k = 0
-            private, seats = self.private_events, self.num_players
+            private, seats, make = self.private_events, self.num_players, Event._make
             for e in log[k:] if k else log:
                 k += 1
                 if e[0] in private:
                     player = e[1]
                     if 0 <= player < seats:
-                        own[player].append((k - 1, e))
+                        own[player].append((k - 1, make(e)))
                     e = (e[0], player, NO_CARD, e[3])
-                public.append(e)
+                public.append(make(e))  # an Event once here, not at every read of a history
         history = SeatHistory.__new__(SeatHistory)
         history._public, history._own, history._length, history._seat = (
             public, self._own[seat], n, seat)
