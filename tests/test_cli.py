@@ -89,8 +89,9 @@ def test_a_missing_training_extra_is_one_line_naming_the_install_command(monkeyp
         assert "Traceback" not in out
 
 
-def test_tables_keep_agent_names_whole_off_a_terminal(capsys) -> None:
+def test_tables_keep_agent_names_whole_off_a_terminal(capsys, monkeypatch) -> None:
     # capsys is not a terminal: rich folded long names over lines at 80 columns
+    monkeypatch.delenv("COLUMNS", raising=False)  # (pytest-xdist's workers set COLUMNS=80)
     agents = "random#a-long-label-for-the-control,heuristic#another-long-label"
     assert main(["tournament", "--agents", agents, "--games", "4", "--no-progress"]) == 0
     standings = capsys.readouterr().out.split("head to head")[0]

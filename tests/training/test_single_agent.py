@@ -78,7 +78,9 @@ def test_reward_is_the_learners_return_at_the_end_only(variant):
     env = SingleAgentEnv(variant, "random@1,heuristic@1", num_players=3)
     rng = np.random.default_rng(1)
     outcomes = set()
-    for episode in range(30):
+    for episode in range(200):  # 30 episodes, and on until the learner has won and lost
+        if episode >= 30 and outcomes == {True, False}:
+            break
         steps = list(random_episode(env, rng, seed=100 + episode))
         assert all(r == 0.0 for _, r, *_ in steps[:-1])
         _, reward, terminated, truncated, info = steps[-1]
