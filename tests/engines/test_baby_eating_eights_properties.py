@@ -21,7 +21,9 @@ from eights.engines.base import GameRecord
 from tests.test_properties import shuffle_hidden
 
 G = BabyEatingEightsGame
-GAMES = 1000
+#: random games a config in make test; LONG_GAMES under the long marker (make test-slow)
+GAMES = 300
+LONG_GAMES = 2000
 
 CONFIGS = [
     {"num_players": 2},
@@ -70,14 +72,15 @@ def check_guarantee_log(game: G) -> int:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("games", [GAMES, pytest.param(LONG_GAMES, marks=pytest.mark.long)])
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
-def test_random_games_conserve_cards_end_and_replay(config: dict) -> None:
+def test_random_games_conserve_cards_end_and_replay(config: dict, games: int) -> None:
     game = G(seed=0, **config)
     full = sorted(game.full_deck())
     rng = random.Random(1)
     ended = truncated = combos = redeals = fours = 0
     n = game.num_players
-    for g in range(GAMES):
+    for g in range(games):
         game.reset(seed=g)
         snaps = []
         assert sorted_cards(game) == full
@@ -119,8 +122,8 @@ def test_random_games_conserve_cards_end_and_replay(config: dict) -> None:
             game.restore(snap)
             assert game.render() == text and game.legal_actions() == legal
             assert len(game.events) == length
-    assert ended + truncated == GAMES
-    assert ended > 0.95 * GAMES, f"only {ended} of {GAMES} games ended"
+    assert ended + truncated == games
+    assert ended > 0.95 * games, f"only {ended} of {games} games ended"
     assert redeals > 50 and fours > 50 and combos > 0
 
 

@@ -86,16 +86,29 @@ def test_options_reach_the_env_config() -> None:
                                  "hand_size": 3, "match": True}
 
 
-def test_a_tiny_run_prints_progress_and_saves(tmp_path: Path) -> None:
-    cmd = [sys.executable, str(SCRIPT), "--variant", "livery_eights", "--option", "hand_size=3",
-           "--iterations", "2", "--batch-size", "256", "--minibatch-size", "64", "--epochs", "1",
-           "--hidden", "32", "--num-cpus", "1", "--out", "algo"]  # relative to the cwd
-    run = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=240)
+def documented_run() -> list[str]:
+    """docs/training.md's two-iteration command, as written (its docs-commands check is
+    this test: one run of Ray, not two)."""
+    text = (ROOT / "docs" / "training.md").read_text()
+    found = re.findall(r"^<!-- commands: skip \(run as written, and its output checked, by "
+                       r"tests/examples/test_rllib_ppo\.py\) -->\n```sh\npython (.*)$",
+                       text, re.MULTILINE)
+    assert len(found) == 1, "docs/training.md marks one block as run by this test"
+    return found[0].split()
+
+
+def test_the_documented_run_prints_progress_and_saves(tmp_path: Path) -> None:
+    script, *argv = documented_run()
+    assert ROOT / script == SCRIPT
+    out = Path(argv[argv.index("--out") + 1])
+    batch = int(argv[argv.index("--batch-size") + 1])
+    run = subprocess.run([sys.executable, str(SCRIPT), *argv], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]
     lines = re.findall(r"^iter +(\d+)  return (\S+)  p0 (\S+)  len (\S+)  timesteps (\d+)$",
                        run.stdout, re.MULTILINE)
-    assert [(int(i), int(t)) for i, *_, t in lines] == [(1, 256), (2, 512)]
+    assert [(int(i), int(t)) for i, *_, t in lines] == [(1, batch), (2, 2 * batch)]
     # short games: episodes finish in the first iteration, so the means are numbers
     assert all(float(length) > 0 for *_, length, _ in lines)
     assert abs(float(lines[-1][2])) <= 1.0
-    assert (tmp_path / "algo" / "rllib_checkpoint.json").is_file()
+    assert (tmp_path / out / "rllib_checkpoint.json").is_file()
