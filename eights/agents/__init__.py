@@ -20,20 +20,6 @@ from .ismcts import ISMCTSAgent, ismcts_from_spec
 from .policy import PolicyAgent
 from .random_agent import RandomAgent
 
-#: spec kind -> factory(variant, argument, seed)
-AGENT_KINDS: dict[str, Callable[[str, str, int | None], Agent]] = {
-    "random": lambda variant, arg, seed: RandomAgent(seed),
-    "greedy": lambda variant, arg, seed: GreedyAgent(seed),
-    "heuristic": lambda variant, arg, seed: _heuristic(variant, seed),
-    "ismcts": lambda variant, arg, seed: ismcts_from_spec(arg, seed),
-    "policy": lambda variant, arg, seed: PolicyAgent(variant, arg, seed),
-    # external bots; "ws://host:port" partitions into kind "ws" and arg "//host:port"
-    "exec": lambda variant, arg, seed: _external(f"exec:{arg}", seed),
-    "ws": lambda variant, arg, seed: _external(f"ws:{arg}", seed),
-    "wss": lambda variant, arg, seed: _external(f"wss:{arg}", seed),
-}
-
-
 #: variant id -> its heuristic agent, "module:class" (from :mod:`eights.variants`)
 HEURISTICS = {v.id: v.heuristic for v in REGISTRY.values()}
 
@@ -45,6 +31,36 @@ def _heuristic(variant: str, seed: int | None) -> Agent:
                           f"{', '.join(HEURISTICS)}")
     module, name = HEURISTICS[variant].split(":")
     return getattr(import_module(module), name)(seed)
+
+
+Factory = Callable[[str, str, int | None], Agent]
+
+
+def _plain(kind: str, make: Callable[[str, int | None], Agent]) -> Factory:
+    """The factory of an agent kind that takes no arguments: ``random:xyz`` is refused
+    rather than played as ``random`` (a typo in an argument must not pass unnoticed)."""
+
+    def factory(variant: str, arg: str, seed: int | None) -> Agent:
+        if arg:
+            raise ConfigError(f"agent spec '{kind}:{arg}': {kind} takes no arguments; write "
+                              f"'{kind}' (or '{kind}#label' for a second entry of it)")
+        return make(variant, seed)
+
+    return factory
+
+
+#: spec kind -> factory(variant, argument, seed)
+AGENT_KINDS: dict[str, Factory] = {
+    "random": _plain("random", lambda variant, seed: RandomAgent(seed)),
+    "greedy": _plain("greedy", lambda variant, seed: GreedyAgent(seed)),
+    "heuristic": _plain("heuristic", _heuristic),
+    "ismcts": lambda variant, arg, seed: ismcts_from_spec(arg, seed),
+    "policy": lambda variant, arg, seed: PolicyAgent(variant, arg, seed),
+    # external bots; "ws://host:port" partitions into kind "ws" and arg "//host:port"
+    "exec": lambda variant, arg, seed: _external(f"exec:{arg}", seed),
+    "ws": lambda variant, arg, seed: _external(f"ws:{arg}", seed),
+    "wss": lambda variant, arg, seed: _external(f"wss:{arg}", seed),
+}
 
 
 def _external(spec: str, seed: int | None) -> Agent:

@@ -41,6 +41,14 @@ def test_bad_specs_name_the_kinds() -> None:
         make_agent("random", "uno")
 
 
+@pytest.mark.parametrize("spec", ["random:xyz", "greedy:1", "heuristic:depth=2"])
+def test_an_argument_to_a_kind_that_takes_none_is_refused(spec: str) -> None:
+    kind = spec.split(":")[0]
+    with pytest.raises(ConfigError, match=f"{kind} takes no arguments; write '{kind}'"):
+        make_agent(spec, "crazy_eights")
+    assert make_agent(f"{kind}#second", "crazy_eights").name == f"{kind}#second"
+
+
 def test_a_misspelt_spec_suggests_the_closest_kind() -> None:
     with pytest.raises(ConfigError, match=r"'heurstic' is not known \(did you mean "
                                           r"'heuristic'\?\); the kinds are random"):
