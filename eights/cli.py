@@ -90,7 +90,7 @@ TRAIN_FLAGS = {
                                                 "random,heuristic)"),
     "--eval-games": ("eval_games", int, "games per evaluation opponent (default 200)"),
     "--checkpoint-every": ("checkpoint_every", int, "timesteps between checkpoints and "
-                                                    "evaluations (default a tenth of "
+                                                    "evaluations (default a fifth of "
                                                     "--timesteps, at least one rollout, at "
                                                     "most 100,000)"),
     "--max-snapshots": ("max_snapshots", int, "newest checkpoints kept as 'self' opponents "

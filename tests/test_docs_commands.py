@@ -14,6 +14,9 @@ How a block is checked is said by an HTML comment on the line before its fence:
   running in the background while the rest of the file runs, as in a second
   terminal; it must still be running after :data:`START_SECONDS`, or have exited 0,
   and it is stopped when the file is done;
+* ``<!-- commands: start-only -->``: long-running work nothing else in the file
+  talks to (a long tournament): checked as ``start``, then stopped at once, so it
+  does not spend the machine while the rest of the file runs;
 * ``<!-- commands: parse -->``: the ``eights`` arguments must parse and the agent
   specs in them must be valid (commands that reproduce shipped models in 30
   minutes or more, too long to run here);
@@ -54,7 +57,7 @@ LINKED = ("examples", "benchmarks")
 RUN_SECONDS = 240
 START_SECONDS = 8
 FENCE = re.compile(r"^```(\w*)\s*$")
-MODE = re.compile(r"<!--\s*commands:\s*(run|start|parse|skip)\b.*-->")
+MODE = re.compile(r"<!--\s*commands:\s*(run|start-only|start|parse|skip)\b.*-->")
 #: a port a command listens on (``--port 0`` already picks a free one)
 LISTEN_PORT = re.compile(r"--port[ =]([1-9]\d*)\b")
 NEVER_RUN = ("make ", "pip ", ".venv/bin/python -m pip", "python -m pip", "source ", "cd ")
@@ -180,11 +183,15 @@ def check(command: Command, cwd: Path, background: list[subprocess.Popen]) -> No
     stdin = "qq" if words[:2] == ["eights", "play"] else ""
     proc = subprocess.Popen(argv, cwd=cwd, env=environment(), stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if command.mode == "start":
+    if command.mode in ("start", "start-only"):
         proc.stdin.close()
         time.sleep(START_SECONDS)
         if proc.poll() is None:
-            background.append(proc)
+            if command.mode == "start":
+                background.append(proc)
+            else:
+                proc.kill()
+                proc.wait()
             return
         out = proc.stdout.read()
         assert proc.returncode == 0, f"{where}: exit {proc.returncode}:\n{out[-3000:]}"
@@ -249,6 +256,7 @@ def test_the_reader_finds_commands_where_the_docs_have_them() -> None:
         "```console", "$ eights variants", "output line", "```",
         "```sh", "eights tournament --agents random,heuristic \\", "  --games 4", "```",
         "<!-- commands: skip -->", "```python", "print(1)", "```",
+        "<!-- commands: start-only -->", "```sh", "eights tournament --games 9999", "```",
     ])
     doc = Path(os.environ.get("TMPDIR", "/tmp")) / "eights-doc-reader.md"
     doc.write_text(text)
@@ -261,6 +269,7 @@ def test_the_reader_finds_commands_where_the_docs_have_them() -> None:
         ("eights variants", "run", "sh"),
         ("eights tournament --agents random,heuristic --games 4", "run", "sh"),
         ("print(1)", "skip", "python"),
+        ("eights tournament --games 9999", "start-only", "sh"),
     ]
     assert never_run(Command("make run", "sh", "run", 1))
     assert never_run(Command("eights tournament ... --out x", "sh", "run", 1))
@@ -283,3 +292,19 @@ def test_ports_the_docs_listen_on_are_replaced_by_free_ones() -> None:
                      "eights serve --port 0"]
     with socket.socket() as sock:  # and a port picked is one a server can listen on
         sock.bind(("127.0.0.1", free_port()))
+
+
+def test_a_start_only_command_is_stopped_once_it_has_started(tmp_path, monkeypatch) -> None:
+    """``start`` keeps a server for the rest of the file; ``start-only`` stops the work."""
+    monkeypatch.setattr(sys.modules[__name__], "START_SECONDS", 0.2)
+    background: list[subprocess.Popen] = []
+    sleeper = f"{sys.executable} -c 'import time; time.sleep(60)'"
+    check(Command(sleeper, "sh", "start-only", 1), tmp_path, background)
+    assert background == []
+    check(Command(sleeper, "sh", "start", 2), tmp_path, background)
+    try:
+        assert len(background) == 1 and background[0].poll() is None
+    finally:
+        for proc in background:
+            proc.kill()
+            proc.wait()

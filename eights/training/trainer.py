@@ -3,7 +3,7 @@
 :func:`train` builds ``n_envs`` :class:`SingleAgentEnv` copies (seeded
 ``seed + i``), each drawing its opponents from the same pool, and runs
 sb3-contrib's ``MaskablePPO`` on them. Every ``checkpoint_every`` timesteps
-(by default a tenth of the run: :meth:`TrainSettings.checkpoint_interval`)
+(by default a fifth of the run: :meth:`TrainSettings.checkpoint_interval`)
 the :class:`~eights.training.monitor.TrainingMonitor` writes a checkpoint,
 hands it to the pool as a ``self`` opponent, and evaluates it against fixed
 agents (CSV, and TensorBoard when installed). A run directory holds
@@ -44,8 +44,10 @@ from .single_agent import SingleAgentEnv
 
 VEC_KINDS = ("dummy", "subproc")
 #: evaluations a run makes when its checkpoint interval is not given, so that even a short
-#: run draws a learning curve (a fixed 100,000 evaluated a 20,000-step run at 0 and the end)
-CHECKPOINTS_PER_RUN = 10
+#: run draws a learning curve (a fixed 100,000 evaluated a 20,000-step run at 0 and the end);
+#: five, and the one at the start: an early evaluation is the dearest (an untrained policy
+#: plays games to the turn limit), and six points already show the curve
+CHECKPOINTS_PER_RUN = 5
 #: the default interval's ceiling: a long run need not spend more time evaluating than this
 MAX_CHECKPOINT_EVERY = 100_000
 
@@ -110,7 +112,7 @@ class TrainSettings:
         OpponentPool.parse(self.eval_opponents).check(self.variant)
 
     def checkpoint_interval(self) -> int:
-        """Timesteps between checkpoints: ``checkpoint_every`` when given, else a tenth of
+        """Timesteps between checkpoints: ``checkpoint_every`` when given, else a fifth of
         ``timesteps`` (:data:`CHECKPOINTS_PER_RUN`), at least one PPO rollout (the policy
         changes only once a rollout) and at most :data:`MAX_CHECKPOINT_EVERY`."""
         if self.checkpoint_every is not None:

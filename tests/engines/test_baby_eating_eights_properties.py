@@ -132,7 +132,7 @@ def test_views_ignore_hidden_cards(config: dict) -> None:
     game = G(seed=0, **config)
     rng = random.Random(2)
     checked = 0
-    for g in range(80):
+    for g in range(40):
         game.reset(seed=1000 + g)
         while not game.game_over:
             if rng.random() < 0.2:

@@ -72,7 +72,7 @@ def test_every_agent_answers_a_legal_move_on_minimal_views(variant: str, spec: s
     assert ready["type"] == "ready", ready
     asked = 0
     search = spec.startswith("ismcts")
-    for game in positions(variant, games=8 if search else 3, rate=0.2 if search else 1.0):
+    for game in positions(variant, games=4 if search else 3, rate=0.2 if search else 0.5):
         msg = minimal_decide(game, asked + 1)
         assert set(msg["view"]) < set(view_fields(variant))
         (reply,), _ = session.handle(m.encode(msg))

@@ -247,8 +247,9 @@ def test_cli_export_takes_a_run_directory(run, tmp_path, capsys):
 
 def test_the_default_checkpoint_interval_scales_to_the_run():
     # the README's quick run: a fixed 100,000 evaluated it only at 0 and 20,000 steps
-    assert TrainSettings(timesteps=20_000).checkpoint_interval() == 2_048  # one rollout
-    assert TrainSettings(timesteps=400_000).checkpoint_interval() == 40_000
+    assert TrainSettings(timesteps=20_000).checkpoint_interval() == 4_000
+    assert TrainSettings(timesteps=8_000).checkpoint_interval() == 2_048  # one rollout
+    assert TrainSettings(timesteps=400_000).checkpoint_interval() == 80_000
     assert TrainSettings(timesteps=5_000_000).checkpoint_interval() == 100_000
     assert TrainSettings(timesteps=20_000, checkpoint_every=500).checkpoint_interval() == 500
     with pytest.raises(ConfigError, match="checkpoint_every=0"):
