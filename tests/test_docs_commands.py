@@ -22,9 +22,9 @@ How a block is checked is said by an HTML comment on the line before its fence:
   minutes or more, too long to run here);
 * ``<!-- commands: skip -->``: not checked (output shown as an example, say).
 
-A port a doc's server listens on (``--port 8765``) is a fixed number a reader can
+A port a doc's server listens on (``--port N``) is a fixed number a reader can
 type, but another program may hold it: each run replaces every port a file's
-commands listen on, wherever the file's commands name it (``ws://127.0.0.1:8765``),
+commands listen on, wherever the file's commands name it (``ws://127.0.0.1:N``),
 with a free ephemeral port (:func:`with_free_ports`).
 
 Shell lines run under ``bash -c``, so pipes work. Lines that bootstrap the

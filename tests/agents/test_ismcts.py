@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -115,13 +114,26 @@ def test_takes_an_immediate_win_as_any_seat() -> None:
     assert game.action_text(ISMCTSAgent(seed=0, simulations=40).act(view)) == "play 9C"
 
 
-def test_a_time_budget_searches_at_least_once_and_stops() -> None:
+@pytest.mark.parametrize(("tick", "iterations"), [(0.002, 3), (1.0, 1)])
+def test_a_time_budget_searches_at_least_once_and_stops(monkeypatch, tick: float,
+                                                        iterations: int) -> None:
+    """On a clock that moves ``tick`` seconds a reading, a 5 ms budget searches until a
+    reading is past its deadline: 3 iterations at 2 ms, and one even when the first is
+    already past it. (A clock of our own: the machine's speed decides nothing here.)"""
+    from types import SimpleNamespace
+
+    import eights.agents.ismcts as ismcts
+
+    readings = iter(i * tick for i in range(1000))
+    monkeypatch.setattr(ismcts, "time", SimpleNamespace(perf_counter=lambda: next(readings)))
     game = make_game("crazy_eights", num_players=2, seed=2)
     view = game.view(game.current_player)
     agent = make_agent("ismcts:ms=5", "crazy_eights", seed=0)
-    start = time.perf_counter()
+    searched = []
+    iterate = agent._iterate
+    monkeypatch.setattr(agent, "_iterate", lambda *a: searched.append(1) or iterate(*a))
     assert agent.act(view) in view.legal_actions
-    assert time.perf_counter() - start < 2.0
+    assert len(searched) == iterations
 
 
 # ------------------------------------------------------- blind to hidden cards

@@ -1,9 +1,10 @@
 """Misbehaving clients of ``eights serve``, and a good client that times its decisions.
 
 The server tests (tests/protocol/test_server_attacks.py) use these, and so
-does a person measuring the server by hand::
+does a person measuring the server by hand, against a server started with
+``eights serve --port 0`` (which prints the port it took)::
 
-    python -m tests.protocol.attacks latency ws://127.0.0.1:8765 --flooders 4 --seconds 10
+    python -m tests.protocol.attacks latency ws://127.0.0.1:PORT --flooders 4 --seconds 10
     python -m tests.protocol.attacks sizes --games 20
 
 ``latency`` plays decisions as a good client while ``--flooders`` clients
