@@ -224,8 +224,8 @@ class SeatHistory:
         self._own: Sequence[tuple[int, Event]] = ()
         self._length, self._seat = length, seat
 
-    def _events(self) -> list[Event]:
-        """The events up to this history's length, as a new list of the stored Events."""
+    def events(self) -> list[Event]:
+        """The events up to this history's length (a new list: changing it changes nothing)."""
         length = self._length
         out = self._public[:length]
         for i, event in self._own:  # the seat's private events, in log order
@@ -233,10 +233,6 @@ class SeatHistory:
                 break
             out[i] = event
         return out
-
-    def events(self) -> list[Event]:
-        """The events up to this history's length (a new list: changing it changes nothing)."""
-        return self._events()
 
     def __len__(self) -> int:
         return self._length
@@ -247,7 +243,7 @@ class SeatHistory:
         if (self._public is other._public and self._own is other._own
                 and self._seat == other._seat):
             return True  # two views of one engine's lists, as long: the same events
-        return self._events() == other._events()
+        return self.events() == other.events()
 
     __hash__ = None  # type: ignore[assignment]
 
