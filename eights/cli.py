@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .agents import split_specs
-from .config import ConfigError
+from .config import ConfigError, parse_options
 from .engines import VARIANTS, engine_class
 from .tournament import BACKENDS
 from .tournament.console import pairs_table as pairs_table
@@ -121,7 +121,7 @@ def _train(args: argparse.Namespace, console: Console) -> int:
     if args.variant is not None:
         given["variant"] = args.variant
     if args.option:
-        given["options"] = _parse_options(args.option)
+        given["options"] = parse_options(args.option)
     if args.no_progress:
         given["progress"] = False
     resume_from = None
@@ -173,7 +173,7 @@ def _play(args: argparse.Namespace, console: Console) -> int:
     if sys.stdin is None:  # started with standard input closed (<&-): no keys can come
         raise ConfigError("eights play reads your keys from standard input, which is closed; "
                           "run it at a terminal or pipe keys to it")
-    options = _parse_options(args.option or [])
+    options = parse_options(args.option or [])
     if "num_players" in options:  # the seats are yours and one per --opponents entry
         raise ConfigError(f"--option num_players is not allowed here: the table has your seat "
                           f"and one per --opponents entry ({players} players now); list one "
@@ -200,22 +200,6 @@ def _play(args: argparse.Namespace, console: Console) -> int:
     finally:
         for bot in bots.values():
             bot.close()
-
-
-def _parse_options(items: Sequence[str]) -> dict[str, object]:
-    """``key=value`` game options; values are read as JSON where they parse (ints, bools)."""
-    import json
-
-    options: dict[str, object] = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq or not key:
-            raise ConfigError(f"--option {item!r} must look like name=value, e.g. hand_size=5")
-        try:
-            options[key] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key] = value
-    return options
 
 
 # ---------------------------------------------------------------- bot protocol

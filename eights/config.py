@@ -39,6 +39,25 @@ def did_you_mean(word: str, known: Iterable[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+def parse_options(items: Iterable[str]) -> dict[str, object]:
+    """Game options written ``name=value`` (the ``--option`` of ``eights play``, ``eights
+    tournament`` ...) as a dict; a value is read as JSON where it parses (``5``, ``true``),
+    else kept as text (``reward=score``). One parser for every command, so an option is
+    written the same way to each; the config then validates names and values."""
+    import json
+
+    options: dict[str, object] = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise ConfigError(f"--option {item!r} must look like name=value, e.g. hand_size=5")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    return options
+
+
 def option(default: Any, *, doc: str, choices: tuple | None = None,
            min: int | None = None, max: int | None = None, optional: bool = False) -> Any:
     """A config field: its default, a one-line ``doc``, and what values are allowed.

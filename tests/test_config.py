@@ -222,3 +222,30 @@ def test_stacked_deck_helper_refuses_impossible_positions():
         CrazyEightsGame.stacked_deck([["8S", "2C"], ["8H"]], "4H")
     with pytest.raises(ConfigError, match="stacked_deck: too many copies of 8S"):
         CrazyEightsGame.stacked_deck([["8S", "8S"], ["8S", "2C"]], "4H", num_decks=2)
+
+
+def test_options_written_name_value_are_read_as_json_where_they_parse():
+    """One parser for every command's ``--option`` (``eights play``, ``eights tournament``)."""
+    from eights.config import parse_options
+
+    assert parse_options(["hand_size=5", "match=true", "reward=score", "x="]) == {
+        "hand_size": 5, "match": True, "reward": "score", "x": ""}
+    with pytest.raises(ConfigError, match=r"--option 'hand_size' must look like name=value"):
+        parse_options(["hand_size"])
+    with pytest.raises(ConfigError, match=r"--option '=5' must look like name=value"):
+        parse_options(["=5"])
+
+
+def test_the_tournament_console_imports_nothing_private_from_the_cli():
+    """``tournament/console.py`` read the CLI's private ``_parse_options``; both now use
+    :func:`eights.config.parse_options`."""
+    import ast
+    from pathlib import Path
+
+    import eights.tournament.console as console
+
+    tree = ast.parse(Path(console.__file__).read_text(encoding="utf-8"))
+    private = [(node.module, alias.name) for node in ast.walk(tree)
+               if isinstance(node, ast.ImportFrom) for alias in node.names
+               if alias.name.startswith("_") and (node.module or "").endswith("cli")]
+    assert private == []

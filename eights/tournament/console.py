@@ -27,12 +27,12 @@ NOT_ITS_OWN = "-"
 
 def tournament_command(args: argparse.Namespace, console: Console) -> int:
     """``eights tournament``: play (or resume), then print the standings and the pairs."""
-    from ..cli import _parse_options
+    from ..config import parse_options
     from . import Tournament, run_tournament
 
     tournament = Tournament(
         variant=args.variant, agents=tuple(split_specs(args.agents)), num_players=args.players,
-        games=args.games, seed=args.seed, options=_parse_options(args.option or []),
+        games=args.games, seed=args.seed, options=parse_options(args.option or []),
         duplicate=not args.no_duplicate, seating=args.seating,
     )
     console.print(f"{tournament.describe()}: {tournament.total_games:,} games"
