@@ -63,7 +63,8 @@ def test_the_wheel_holds_the_package_data(tmp_path: Path) -> None:
     (wheel,) = (tmp_path / "dist").glob("eights-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     shipped = {p.relative_to(ROOT).as_posix() for pattern in
-               ("eights/models/*.npz", "eights/data/*.toml") for p in ROOT.glob(pattern)}
+               ("eights/models/*.npz", "eights/data/*.toml", "eights/envs/layouts/*.json")
+               for p in ROOT.glob(pattern)}
     assert shipped, "the checkout ships no models or card files"
     expected = shipped | {"eights/protocol/schema.json", "eights/py.typed",
                           "eights/__main__.py"}

@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -88,6 +88,17 @@ class Encoding:
         """Words for the observation table's "meaning" column."""
         raise NotImplementedError
 
+    def labels(self, config: GameConfig) -> tuple[str, ...]:
+        """The named values its features stand for at ``config`` (a phase one-hot's phases),
+        in feature order; none for an encoding of numbers or cards. The layout fingerprints
+        (:mod:`eights.envs.layout`) record them, so a new phase is named when it appears."""
+        return ()
+
+    def options(self) -> tuple[str, ...]:
+        """The config options that enable some of its features (checked against the config
+        class when the engine class is made)."""
+        return ()
+
 
 def _scale_of(scale: float | Callable[[GameConfig], float], config: GameConfig) -> float:
     return float(scale(config) if callable(scale) else scale)
@@ -95,6 +106,12 @@ def _scale_of(scale: float | Callable[[GameConfig], float], config: GameConfig) 
 
 def _size_of(size: int | Callable[[GameConfig], int], config: GameConfig) -> int:
     return size(config) if callable(size) else size
+
+
+def enabled(config: GameConfig, option: str) -> bool:
+    """Whether ``option`` (a declared on/off option, or ``""``: none) is on at ``config``:
+    the one test of every ``enabled_by`` declaration (a view field's, a phase's)."""
+    return not option or bool(getattr(config, option))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -125,23 +142,45 @@ class OneHot(Encoding):
 
 @dataclasses.dataclass(frozen=True)
 class Choice(Encoding):
-    """One of ``names`` (a phase), one-hot in that order."""
+    """One of ``names`` (a phase), one-hot in that order.
+
+    ``enabled_by`` maps a name that only an option can reach to that option (a phase
+    pushed only by a rule the option turns on): while the option is off the name has no
+    feature, so an option left off adds nothing to the observation (see
+    :func:`enabled`). Given as a mapping, kept as sorted ``(name, option)`` pairs (the
+    declarations are hashed: one encoder per declared tuple and config)."""
 
     names: tuple[str, ...]
+    enabled_by: Mapping[str, str] | tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        pairs = tuple(sorted(dict(self.enabled_by).items()))
+        unknown = [name for name, _ in pairs if name not in self.names]
+        if unknown:
+            raise ValueError(f"Choice: enabled_by names {unknown[0]!r}, which is not one of "
+                             f"its names ({', '.join(self.names)})")
+        object.__setattr__(self, "enabled_by", pairs)
+
+    def labels(self, config):
+        gates = dict(self.enabled_by)
+        return tuple(n for n in self.names if n not in gates or enabled(config, gates[n]))
+
+    def options(self):
+        return tuple(option for _, option in self.enabled_by)
 
     def bind(self, config):
-        index = {name: i for i, name in enumerate(self.names)}
+        index = {name: i for i, name in enumerate(self.labels(config))}
 
         def write(out, off, value, seat):
             out[off + index[value]] = 1.0
-        return len(self.names), write
+        return len(index), write
 
     def source(self, config, off, v, out):
-        index = out.const({name: off + i for i, name in enumerate(self.names)})
+        index = out.const({name: off + i for i, name in enumerate(self.labels(config))})
         out.line(f"out[{index}[{v}]] = 1.0")
 
     def describe(self, config):
-        return "one-hot: " + ", ".join(self.names)
+        return "one-hot: " + ", ".join(self.labels(config))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -473,15 +512,18 @@ class Encoder:
         self.config = config
         self.parts: list[tuple[str, int, str]] = []
         self.offsets: dict[str, int] = {}
+        #: feature -> the named values of its features (a phase one-hot's phases), if any
+        self.labels: dict[str, tuple[str, ...]] = {}
         plan = []
         pos = 0
         for f in fields:
-            if f.encoding is None:
+            if f.encoding is None or not enabled(config, f.enabled_by):
                 continue
             width, write = f.encoding.bind(config)
             feature = f.feature or f.name
             self.offsets[feature] = pos
             self.parts.append((feature, width, f"{f.doc} ({f.encoding.describe(config)})"))
+            self.labels[feature] = f.encoding.labels(config)
             plan.append((f, pos, write))
             pos += width
         self.size = pos

@@ -61,6 +61,7 @@ class ViewField:
     ``feature`` names it in the observation table (default: its name);
     ``hidden`` is what a seat reads where ``visibility`` hides it. ``core``
     marks the fields every :class:`PlayerView` has (:func:`core` makes them).
+    ``enabled_by`` names the option without which it is not encoded.
     :attr:`read` is ``get`` with the visibility applied: the one way the view
     and the encoder read a field.
     """
@@ -73,9 +74,14 @@ class ViewField:
     visibility: str = "public"
     hidden: Any = NO_CARD
     feature: str = ""
-    #: the values a ``phase`` field may take
+    #: the values a ``phase`` field may take (all of them: the view and the protocol
+    #: know every phase; a phase only an option reaches says so in its encoding, see
+    #: :class:`~eights.engines.encoding.Choice`)
     names: tuple[str, ...] = ()
     core: bool = False
+    #: the on/off config option without which the field is not encoded (``""``: always
+    #: encoded), so an option left off adds no feature; the view holds the field either way
+    enabled_by: str = ""
 
     def __post_init__(self) -> None:
         if self.visibility not in VISIBILITIES:
@@ -89,6 +95,21 @@ class ViewField:
         if expr is not None:
             object.__setattr__(self, "get", compile_getter(self.name, expr))
         object.__setattr__(self, "read", _reader(self))
+
+
+def check_enabling_options(owner: str, fields: Sequence[ViewField], config: type) -> None:
+    """Refuse a declaration enabled by an option ``config`` (a config class) does not
+    declare as on/off: misspelt, such a field or phase would silently never be encoded."""
+    declared = {f.name: f for f in dataclasses.fields(config)}
+    for f in fields:
+        wanted = ([f.enabled_by] if f.enabled_by else []) + list(
+            f.encoding.options() if f.encoding is not None else ())
+        for option in wanted:
+            if option not in declared or not isinstance(declared[option].default, bool):
+                onoff = sorted(n for n, d in declared.items() if isinstance(d.default, bool))
+                raise ValueError(
+                    f"{owner}: view field {f.name!r} is enabled by {option!r}, which is not an "
+                    f"on/off option of {config.__name__}; those are {', '.join(onoff) or 'none'}")
 
 
 def one_expression(name: str, expr: str) -> str:

@@ -135,7 +135,8 @@ def _decks(config: GameConfig) -> int:
 
 def pile_fields(*, cards: int, total_cards: Any, score_scale: Any, phases: Sequence[str],
                 own: Sequence[ViewField] = (), own_encoded: Sequence[ViewField] = (),
-                match: bool = True) -> tuple[ViewField, ...]:
+                match: bool = True,
+                phase_options: Mapping[str, str] | None = None) -> tuple[ViewField, ...]:
     """The view fields of a pile variant, in view and observation order.
 
     ``own`` are the variant's extra fields after the shared public ones (read
@@ -145,7 +146,9 @@ def pile_fields(*, cards: int, total_cards: Any, score_scale: Any, phases: Seque
     scales hand and stock sizes, ``score_scale`` the scores. ``match``: the
     variant plays hands in a match (its views count them and its observation
     holds the scores; without matches scores come only at the end, so they are
-    not encoded).
+    not encoded). ``phase_options`` maps a phase only an option reaches to that option:
+    its feature is there only while the option is on (see
+    :class:`~eights.engines.encoding.Choice`).
     """
     return (
         core("hand", CardList(cards, _decks), "copies of each card in the observer's hand"),
@@ -155,7 +158,7 @@ def pile_fields(*, cards: int, total_cards: Any, score_scale: Any, phases: Seque
                   "named for a wild card", "s.suits[0]", OneHot(4),
                   feature="suit"),
         ViewField("phase", "phase", "what the player to act is deciding", _phase,
-                  Choice(tuple(phases)), names=tuple(phases)),
+                  Choice(tuple(phases), phase_options or {}), names=tuple(phases)),
         *own_encoded,
         ViewField("direction", "int", "1 while play goes up the seats, -1 after a reverse",
                   "s.direction", Flag(1)),

@@ -48,7 +48,7 @@ from ..config import ConfigError
 from .base import Engine, PlayerView, State
 from .blocks import ActionSpace
 from .encoding import Encoder, shared_encoder
-from .fields import ViewField, view_class
+from .fields import ViewField, check_enabling_options, view_class
 
 NO_SEAT = -1
 #: deals :meth:`TableEngine.determinize` tries to give another seat to act a real choice
@@ -147,6 +147,7 @@ class TableEngine(Engine):
                             f"<kind>_apply handlers: {', '.join(unpaired)}")
         cls._legal_by_kind, cls._apply_by_kind, cls._resolve_by_kind = legal, apply, resolve
         if "view_fields" in cls.__dict__ and cls.view_fields:
+            check_enabling_options(cls.__name__, cls.view_fields, cls.Config)
             cls.View = view_class(f"{cls.__name__.removesuffix('Game')}View", cls.view_fields,
                                   cls.__module__)
             cls._view_reads = tuple(f.read for f in cls.view_fields if not f.core)
