@@ -453,6 +453,8 @@ class BabyEatingEightsGame(PileEngine):
 
     config: BabyEatingEightsConfig
     state: BabyEatingState
+    #: the Guarantee Joker's card id (set per game from the config; read by ``g.guarantee``)
+    guarantee: int
 
     # ------------------------------------------------------------ setup
     def _begin(self, seed: int | None, deck: Sequence[int | str] | str | None,

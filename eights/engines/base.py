@@ -334,6 +334,9 @@ class Engine:
         "truncated": "The game stops at the turn limit ({arg} turns).",
         "game_over": "The game is over.",
     }
+    #: the seat that decides now, -1 once the game is over (set by :meth:`reset` and every
+    #: step; declared here so a view field's getter ``g.current_player`` resolves)
+    current_player: int
 
     def __init__(self, config: GameConfig | None = None, *, seed: int | None = None,
                  deck: Sequence[int | str] | str | None = None,
