@@ -8,7 +8,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt
 
-.PHONY: run test test-slow lint bench notebooks clean
+.PHONY: run test test-slow regen lint bench notebooks clean
 
 $(VENV)/.created:
 	@test -n "$(PYTHON)" || { echo "error: no Python 3.11 or newer on PATH (tried python3.11," \
@@ -37,6 +37,16 @@ test: $(VENV)/.test
 # what is too long for `make test` (marked `long`): the attack reproductions, the 200-game option sweeps
 test-slow: $(VENV)/.test
 	$(PY) -m pytest -n 2 -q -m long
+
+# every generated file, made anew from the code; `make test` names this command when one is
+# stale. The layout fingerprints come first: a layout that changed under its env version is
+# refused (make a new version), never fingerprinted again.
+regen: $(VENV)/.test
+	$(PY) -m eights.envs.layout
+	$(PY) -m eights.envs.pages
+	$(PY) -m eights.protocol.schema_views --write
+	EIGHTS_UPDATE_PLAYTHROUGHS=1 $(PY) -m pytest -q -p no:randomly -p no:cacheprovider \
+		tests/test_playthroughs.py
 
 bench: $(VENV)/.test
 	$(PY) benchmarks/throughput.py

@@ -9,6 +9,15 @@ from itertools import chain
 from eights.config import ConfigError
 from eights.engines import VARIANTS, engine_class
 
+#: the one command that remakes every generated file (see the Makefile's ``regen``)
+REGEN = "make regen"
+
+
+def out_of_date(path: object, detail: str) -> str:
+    """The one message of every staleness test (env pages, schema.json, golden playthroughs,
+    layout fingerprints): which file, what differs, and the command that remakes it."""
+    return f"{path} is out of date ({detail}): run `{REGEN}` and review the diff"
+
 
 def drawn_card(game) -> int:
     """The card the player to act just drew and is deciding whether to play (-1 if none):

@@ -1,4 +1,7 @@
-"""Golden playthroughs: a seeded game per variant and config, compared to the stored text."""
+"""Golden playthroughs: a seeded game per variant and config, compared to the stored text.
+
+``EIGHTS_UPDATE_PLAYTHROUGHS=1`` rewrites the stored texts (``make regen`` runs this file
+so)."""
 
 from __future__ import annotations
 
@@ -8,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from eights.playthrough import playthrough
-from tests.conftest import available_variants
+from tests.conftest import available_variants, out_of_date
 
-HERE = Path(__file__).parent / "playthroughs"
+ROOT = Path(__file__).resolve().parents[1]
+HERE = ROOT / "tests" / "playthroughs"
 CASES = [
     ("crazy_eights", 3, {"num_players": 2}),
     ("crazy_eights", 4, {"num_players": 4}),
@@ -50,6 +54,9 @@ def test_playthrough_matches_golden_file(case: tuple) -> None:
     if os.environ.get("EIGHTS_UPDATE_PLAYTHROUGHS"):
         path.write_text(text)
     if not path.exists():
-        pytest.fail(f"{path.name} is missing; generate it with EIGHTS_UPDATE_PLAYTHROUGHS=1, "
-                    f"review it, and commit it")
-    assert text == path.read_text(), f"{path.name} changed; review the diff, then regenerate"
+        pytest.fail(out_of_date(path.relative_to(ROOT), "missing"))
+    if text != path.read_text():
+        old = path.read_text().splitlines()
+        line = next((i for i, (a, b) in enumerate(zip(old, text.splitlines(), strict=False))
+                     if a != b), min(len(old), len(text.splitlines())))
+        pytest.fail(out_of_date(path.relative_to(ROOT), f"the game differs from line {line + 1}"))

@@ -195,12 +195,27 @@ def unversioned_change(variant: str, stored: dict[str, Any], current: dict[str, 
             f"saying what changed), register it in eights/variants.py, then run `{REGEN}`")
 
 
+def shown(path: Path) -> str:
+    """``path`` from the repository root where it is in the package's checkout."""
+    try:
+        return path.resolve().relative_to(LAYOUTS.parents[2]).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def missing(env_name: str, root: Path = LAYOUTS) -> str:
+    """The message for an env version without a fingerprint (the test suite's staleness
+    pattern: which file, what differs, the command that remakes it)."""
+    return (f"{shown(path_of(env_name, root))} is out of date (no fingerprint of {env_name}): "
+            f"run `{REGEN}` and review the diff")
+
+
 def check(variant: str, root: Path = LAYOUTS) -> tuple[str, str]:
     """``("ok" | "missing" | "changed", message)`` for ``variant``'s registered env version."""
     env_name = REGISTRY[variant].env_name
     path = path_of(env_name, root)
     if not path.is_file():
-        return "missing", f"{path} is out of date (no fingerprint of {env_name}): run `{REGEN}`"
+        return "missing", missing(env_name, root)
     stored = json.loads(path.read_text(encoding="utf-8"))
     current = fingerprint(variant)
     if stored != current:

@@ -10,6 +10,7 @@ import pytest
 from eights.engines.encoding import Encoder
 from eights.envs import pages
 from eights.variants import REGISTRY
+from tests.conftest import out_of_date
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPECTED_BLOCKS = {"summary", "overview", "position", "actions", "observation", "notes",
@@ -21,8 +22,8 @@ def test_every_variant_has_a_page_whose_generated_blocks_are_current(variant):
     path = pages.page_path(ROOT, variant)
     text = path.read_text(encoding="utf-8")
     assert {m.group("name") for m in pages.BLOCK.finditer(text)} == EXPECTED_BLOCKS
-    assert pages.stale_blocks(ROOT, variant) == [], (
-        f"{path} is out of date: run python -m eights.envs.pages")
+    stale = pages.stale_blocks(ROOT, variant)
+    assert stale == [], out_of_date(path.relative_to(ROOT), f"generated blocks {', '.join(stale)}")
 
 
 @pytest.mark.parametrize("variant", REGISTRY)
@@ -76,8 +77,8 @@ def test_an_unknown_block_or_variant_is_refused(tmp_path, capsys):
 def test_the_shared_pages_are_current_and_list_every_gymnasium_id(shared):
     from eights.registration import GYM_IDS
 
-    assert pages.stale_blocks(ROOT, None, shared) == [], (
-        f"{shared} is out of date: run python -m eights.envs.pages")
+    stale = pages.stale_blocks(ROOT, None, shared)
+    assert stale == [], out_of_date(shared, f"generated blocks {', '.join(stale)}")
     text = (ROOT / shared).read_text(encoding="utf-8")
     if "<!-- generated: gym-ids -->" in text:
         assert all(f"`{env_id}`" in text for env_id in GYM_IDS.values())

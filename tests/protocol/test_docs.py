@@ -24,6 +24,7 @@ from eights.protocol import messages as m
 from eights.protocol.session import BotSession
 from eights.protocol.view_rules import RequiredWhile, rules_for
 from eights.protocol.views import view_fields
+from tests.conftest import out_of_date
 from tests.protocol.conftest import ROOT
 
 DOC = ROOT / "docs" / "protocol.md"
@@ -90,8 +91,8 @@ def test_the_view_tables_say_what_the_code_does(variant: str) -> None:
 def test_the_variants_a_hello_may_name_are_the_registrys() -> None:
     """The hello's ``variant`` row listed 3 of the 5 variants; it now points at a table made
     from the registry (``python -m eights.envs.pages``), which must be current."""
-    assert pages.stale_blocks(ROOT, None, DOC.relative_to(ROOT)) == [], (
-        "docs/protocol.md is out of date: run python -m eights.envs.pages")
+    stale = pages.stale_blocks(ROOT, None, DOC.relative_to(ROOT))
+    assert stale == [], out_of_date("docs/protocol.md", f"generated blocks {', '.join(stale)}")
     block = next(match.group("body") for match in pages.BLOCK.finditer(TEXT)
                  if match.group("name") == "protocol-variants")
     assert re.findall(r"^\| `(\w+)` \|", block, re.M) == list(VARIANTS)
