@@ -17,7 +17,9 @@ narration (:meth:`Engine.describe_event`), the playthrough text
 (:func:`event_text`) and the docs table of every variant's events
 (:func:`events_table`). Engines log through
 :meth:`Engine.log_event <eights.engines.base.Engine.log_event>`, which refuses
-an undeclared kind or a value in a slot the kind does not have.
+an undeclared kind, and in the test suite
+(:func:`~eights.engines.base.check_events`) a value in a slot the kind does
+not have too.
 """
 
 from __future__ import annotations
