@@ -87,6 +87,7 @@ from .crazier_cards import (
 )
 from .encoding import Allies, Bits, CardCounts, CardList, Choice, Flag, OneHot, PerSeat, Scaled
 from .encoding import Seat as SeatEncoding
+from .events import CORE_EVENTS, PILE_GAME_EVENTS, EventKind, declare_events, pick
 from .fields import ViewField, core
 from .table import (
     HAND,
@@ -372,7 +373,6 @@ class CrazierEightsGame(AbilityRules, TableEngine):
     Config = CrazierEightsConfig
     actions = ACTIONS
     cardset = CARDSET
-    private_events = frozenset({"draw", "look", "bottom", "take", "taken", "give", "given"})
     low_score_wins = True
     view_fields = VIEW_FIELDS
     frame_args: ClassVar[dict[str, tuple[str, ...]]] = {
@@ -380,40 +380,76 @@ class CrazierEightsGame(AbilityRules, TableEngine):
         "main": (), "name_colour": (), "settle": ("card",), "order": ("seat", "int", "count"),
         **{kind: ABILITY_ARGS for kind in ("run", "target", "colour", "choose", "ask")},
     }
-    event_texts: ClassVar[dict[str, str]] = {
-        **TableEngine.event_texts,
-        "deal": "Game {number} is dealt; {player} goes first.",
-        "starter": "The discard pile starts with {card}.",
-        "turn": "{player}'s turn begins.",
-        "draw": "{player} draws {card}.",
-        "discard": "{player} discards {card}.",
-        "named": "{player} names {suit}.",
-        "asset": "{player} puts {card} into play.",
-        "event": "{player} plays {card} for its effect.",
-        "settled": "{card} goes to the bottom of the discard pile.",
-        "trigger": "{card} of {player} takes effect.",
-        "extra": "{player} may discard {arg} more cards this turn.",
-        "chosen": "{player} chooses {target}.",
-        "colour": "{player} names {suit}.",
-        "destroy": "{player} destroys {card}.",
-        "restore": "{player} puts {card} from the discard pile into play.",
-        "look": "{player} looks at {card}.",
-        "reveal": "{player} reveals {card} from the draw pile.",
-        "bottom": "{player} puts {card} on the bottom of the draw pile.",
-        "put_in_play": "{player} puts {card} from the draw pile into play.",
-        "fewer": "{player} draws fewer cards: {arg} prevented.",
-        "take": "{player} takes {card} from {target}.",
-        "give": "{player} gives {card} to {target}.",
-        "taken": "{player} hands {card} over to {target}.",
-        "given": "{player} receives {card} from {target}.",
-        "looks_at_hand": "{player} looks at {target}'s hand.",
-        "saved": "{player} would lose, but {card} is destroyed instead.",
-        "loses": "{player} loses the game and leaves.",
-        "reshuffle": "The discard pile but its top card is shuffled into the draw pile.",
-        "impossible": "{player} cannot draw: the game is over.",
-        "out": "{player} has no cards left.",
-        "score": "{player} scores {arg} points.",
-    }
+    event_kinds = declare_events(CORE_EVENTS, pick(PILE_GAME_EVENTS, "draw", "score"), (
+        EventKind("deal", "a game of the match is dealt; player: who goes first; arg: the "
+                  "game's number, 0 first", "Game {number} is dealt; {player} goes first.",
+                  arg="count"),
+        EventKind("starter", "the card turned up to start the discard pile",
+                  "The discard pile starts with {card}.", player=False, card=True),
+        EventKind("turn", "the player's turn begins", "{player}'s turn begins."),
+        EventKind("discard", "the player discards a card", "{player} discards {card}.",
+                  card=True),
+        EventKind("named", "the player names a colour for an 8",
+                  "{player} names {suit}.", arg="suit"),
+        EventKind("asset", "the player puts an asset into play",
+                  "{player} puts {card} into play.", card=True),
+        EventKind("event", "the player plays an event card for its effect",
+                  "{player} plays {card} for its effect.", card=True),
+        EventKind("settled", "the event card goes to the bottom of the discard pile",
+                  "{card} goes to the bottom of the discard pile.", card=True),
+        EventKind("trigger", "an ability of the player's card takes effect; arg: its trigger "
+                  "(1 begin turn, 2 end turn, 3 an opponent's turn begins)",
+                  "{card} of {player} takes effect.", card=True, arg="int"),
+        EventKind("extra", "the card lets the player discard more cards this turn; arg: how "
+                  "many", "{player} may discard {arg} more cards this turn.", card=True,
+                  arg="count"),
+        EventKind("chosen", "the player chooses a seat for an ability; arg: that seat",
+                  "{player} chooses {target}.", arg="seat"),
+        EventKind("colour", "the player names a colour for an ability",
+                  "{player} names {suit}.", arg="suit"),
+        EventKind("destroy", "the player destroys an asset; arg: the seat that held it",
+                  "{player} destroys {card}.", card=True, arg="seat"),
+        EventKind("restore", "the player puts an asset from the discard pile into play",
+                  "{player} puts {card} from the discard pile into play.", card=True),
+        EventKind("look", "the player looks at a card of the draw pile (seen by the player "
+                  "only); arg: its place from the top, 0 first", "{player} looks at {card}.",
+                  card=True, arg="count", visibility="player"),
+        EventKind("reveal", "the player reveals a card of the draw pile; arg: its place from "
+                  "the top, 0 first", "{player} reveals {card} from the draw pile.",
+                  card=True, arg="count"),
+        EventKind("bottom", "the player puts a card looked at on the bottom of the draw pile "
+                  "(seen by the player only); arg: where it was, 0 the top",
+                  "{player} puts {card} on the bottom of the draw pile.", card=True,
+                  arg="count", visibility="player"),
+        EventKind("put_in_play", "the player puts an asset from the draw pile into play",
+                  "{player} puts {card} from the draw pile into play.", card=True),
+        EventKind("fewer", "an ability makes the player draw fewer cards; arg: how many fewer",
+                  "{player} draws fewer cards: {arg} prevented.", arg="count"),
+        EventKind("take", "the player takes a card in a Trade (seen by the player only); arg: "
+                  "the seat it came from", "{player} takes {card} from {target}.", card=True,
+                  arg="seat", visibility="player"),
+        EventKind("give", "the player gives a card back in a Trade (seen by the player only); "
+                  "arg: the seat it goes to", "{player} gives {card} to {target}.", card=True,
+                  arg="seat", visibility="player"),
+        EventKind("taken", "a card is taken from the player in a Trade (seen by the player "
+                  "only); arg: the taker", "{player} hands {card} over to {target}.",
+                  card=True, arg="seat", visibility="player"),
+        EventKind("given", "the player receives a card in a Trade (seen by the player only); "
+                  "arg: the giver", "{player} receives {card} from {target}.", card=True,
+                  arg="seat", visibility="player"),
+        EventKind("looks_at_hand", "the player looks at a seat's hand; arg: that seat",
+                  "{player} looks at {target}'s hand.", arg="seat"),
+        EventKind("saved", "the player would lose, but an asset is destroyed instead",
+                  "{player} would lose, but {card} is destroyed instead.", card=True),
+        EventKind("loses", "the player loses the game and leaves; arg: cards in their hand",
+                  "{player} loses the game and leaves.", arg="count"),
+        EventKind("reshuffle", "the discard pile but its top card is shuffled into the draw "
+                  "pile; arg: how many cards", "The discard pile but its top card is "
+                  "shuffled into the draw pile.", player=False, arg="count"),
+        EventKind("impossible", "the player cannot draw: the game is over",
+                  "{player} cannot draw: the game is over."),
+        EventKind("out", "the player has no cards left", "{player} has no cards left."),
+    ))
 
     config: CrazierEightsConfig
     state: CrazierState
@@ -500,9 +536,9 @@ class CrazierEightsGame(AbilityRules, TableEngine):
         s.discards, s.played = [0] * n, [0] * n
         s.first, s.lead, s.named, s.phase = first, first, -1, BEGIN
         s.agenda = []
-        self._log.append(("deal", first, NO_CARD, s.hand_number))
+        self.log_event("deal", first, NO_CARD, s.hand_number)
         card = self.move((STOCK,), (PILE, DISCARD_PILE))
-        self._log.append(("starter", -1, card, -1))
+        self.log_event("starter", -1, card, -1)
         self.push("turn", first)
         self._run_agenda()
 
@@ -540,7 +576,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
             s.discards[q] = 1 if q in mine else 0
             s.played[q] = 0
         s.lead, s.phase = lead, BEGIN
-        self._log.append(("turn", lead, NO_CARD, -1))
+        self.log_event("turn", lead, NO_CARD, -1)
         self.push("draw_phase", lead)
         self._trigger(lead, BEGIN_TURN, OPPONENT_BEGIN_TURN)
 
@@ -670,7 +706,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
 
     def name_colour_apply(self, frame: Frame, a: int) -> None:
         self.state.named = ACTIONS.value(a)
-        self._log.append(("named", frame.seat, NO_CARD, self.state.named))
+        self.log_event("named", frame.seat, NO_CARD, self.state.named)
 
     def settle_resolve(self, frame: Frame) -> None:
         """The event has had its effect: it goes to the bottom of the discard pile."""
@@ -680,7 +716,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
         pile.remove(c)
         pile.append(c)  # (the one to move is then on top)
         self._to_bottom((PILE, RESOLVING), c)
-        self._log.append(("settled", frame.seat, c, -1))
+        self.log_event("settled", frame.seat, c, -1)
 
     def _to_bottom(self, src: tuple, c: int = NO_CARD) -> None:
         """Put a card on the bottom of the discard pile; it is the top card when the pile was
@@ -694,7 +730,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
         """``p`` has no cards left: its team wins now."""
         if self.state.hands[p]:
             return False
-        self._log.append(("out", p, NO_CARD, -1))
+        self.log_event("out", p, NO_CARD, -1)
         self._game_over(self.allies(p))
         return True
 
@@ -720,7 +756,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
         self.rng.shuffle(rest)
         s.stock[:0] = rest
         self.set_pile(DISCARD_PILE, pile[-1:])
-        self._log.append(("reshuffle", -1, NO_CARD, len(rest)))
+        self.log_event("reshuffle", -1, NO_CARD, len(rest))
 
     def _draw(self, seat: int, count: int, cause: int) -> bool:
         """``seat`` draws ``count`` cards, ``cause`` (a seat; -1 for the draw phase) causing
@@ -736,11 +772,11 @@ class CrazierEightsGame(AbilityRules, TableEngine):
             if change:
                 new = max(0, count + change)
                 if new < count:
-                    self._log.append(("fewer", seat, NO_CARD, count - new))
+                    self.log_event("fewer", seat, NO_CARD, count - new)
                 count = new
         for _ in range(count):
             if self._draw_one(seat) == NO_CARD:
-                self._log.append(("impossible", seat, NO_CARD, -1))
+                self.log_event("impossible", seat, NO_CARD, -1)
                 self._impossible_draw()
                 return False
         return True
@@ -766,7 +802,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
                 return
         for q in self.allies(p):
             s.lost_with[q] = len(s.hands[q])
-            self._log.append(("loses", q, NO_CARD, s.lost_with[q]))
+            self.log_event("loses", q, NO_CARD, s.lost_with[q])
             for c in sorted(s.hands[q]):
                 self._to_bottom((HAND, q), c)
             for c in list(s.zones[q]):
@@ -796,7 +832,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
                   for q in range(n)]
         for q in range(n):
             s.scores[q] += points[q]
-            self._log.append(("score", q, NO_CARD, points[q]))
+            self.log_event("score", q, NO_CARD, points[q])
         s.agenda = []
         if s.hand_number + 1 >= self.config.games:
             if self.config.games == 1:

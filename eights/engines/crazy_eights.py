@@ -22,14 +22,13 @@ one).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from typing import ClassVar
 
 from ..cards import JACK, KING, NO_CARD, NUM_STANDARD, QUEEN, RANK
 from ..config import option
-from .base import Event
 from .blocks import ActionSpace
 from .encoding import OneHot
+from .events import CORE_EVENTS, PILE_GAME_EVENTS, EventKind, declare_events
 from .fields import ViewField
 from .pile import PileConfig, PileEngine, pile_blocks, pile_fields
 from .table import Frame
@@ -81,15 +80,14 @@ class CrazyEightsGame(PileEngine):
             f"else {NO_CARD}", OneHot(NUM_STANDARD),
             visibility="acting", feature="drawn")])
 
-    config: CrazyEightsConfig
+    event_kinds = declare_events(CORE_EVENTS, PILE_GAME_EVENTS, (
+        EventKind("skip", "the player loses their turn (a Queen, a Jack with two players, a "
+                  "King); arg: the cards a King made them draw, none otherwise",
+                  "{player} draws {arg} and is skipped.", arg="count",
+                  says_none="{player} is skipped."),
+    ))
 
-    @classmethod
-    def describe_event(cls, event: Event,
-                       name: Callable[[int], str] = lambda p: f"player {p}") -> str:
-        """A King's victim draws (``arg`` cards) and is skipped: one sentence."""
-        if event.kind == "skip" and event.arg >= 0:
-            return f"{name(event.player)} draws {event.arg} and is skipped."
-        return super().describe_event(event, name)
+    config: CrazyEightsConfig
 
     # ---------------------------------------------------------------- turn
     def turn_legal(self, frame: Frame) -> list[int]:
@@ -154,19 +152,19 @@ class CrazyEightsGame(PileEngine):
         s = self.state
         if rank == JACK:
             if self.num_players == 2:
-                self._log.append(("skip", self.next_seat(p), NO_CARD, -1))
+                self.log_event("skip", self.next_seat(p), NO_CARD, -1)
                 self.push("turn", p)  # a reverse with two players is a skip
                 return
             s.direction = -s.direction
-            self._log.append(("reverse", p, NO_CARD, s.direction))
+            self.log_event("reverse", p, NO_CARD, s.direction)
             self.push("turn", self.next_seat(p))
         elif rank == QUEEN:
-            self._log.append(("skip", self.next_seat(p), NO_CARD, -1))
+            self.log_event("skip", self.next_seat(p), NO_CARD, -1)
             self.push("turn", self.next_seat(p, 2))
         elif rank == KING:
             victim = self.next_seat(p)
             drawn = self._draw_many(victim, self.config.king_draw)
-            self._log.append(("skip", victim, NO_CARD, drawn))
+            self.log_event("skip", victim, NO_CARD, drawn)
             self.push("turn", self.next_seat(p, 2))
         else:
             self.push("turn", self.next_seat(p))

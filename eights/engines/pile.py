@@ -33,6 +33,7 @@ from ..cards import (
 from ..config import ConfigError, GameConfig, option
 from .blocks import Block, cards, suits
 from .encoding import CardCounts, CardList, Choice, Flag, OneHot, PerSeat, Scaled, Seat
+from .events import CORE_EVENTS, PILE_GAME_EVENTS, declare_events
 from .fields import ViewField, core
 from .table import NO_SEAT, Frame, TableEngine, TableState, empty_piles
 
@@ -203,7 +204,6 @@ class PileEngine(TableEngine):
     Config: ClassVar[type[PileConfig]] = PileConfig
     #: the state dataclass; a variant with extra state subclasses PileState
     state_class: ClassVar[type[PileState]] = PileState
-    private_events = frozenset({"draw"})
     #: rebuild the stock from the discards (under the top card) when it runs out
     reshuffle_when_empty: ClassVar[bool] = True
     #: points of a card left in hand, by rank (ace first)
@@ -218,20 +218,7 @@ class PileEngine(TableEngine):
     phases: ClassVar[dict[str, str]] = {"turn": "play"}
     #: the frame kind whose phase a view shows when nothing is pending (the game is over)
     idle_frame: ClassVar[str] = "turn"
-    event_texts: ClassVar[dict[str, str]] = {
-        **TableEngine.event_texts,
-        "deal": "Hand {number} is dealt; {player} plays first.",
-        "starter": "The starter card is {card}.",
-        "draw": "{player} draws {card}.",
-        "reshuffle": "The discards are shuffled into a new stock of {arg} cards.",
-        "play": "{player} plays {card}.",
-        "suit": "{player} names {suit}.",
-        "pass": "{player} passes.",
-        "skip": "{player} is skipped.",
-        "reverse": "Play changes direction: now {direction}.",
-        "hand_over": "{player} wins the hand.",
-        "score": "{player} scores {arg} points.",
-    }
+    event_kinds = declare_events(CORE_EVENTS, PILE_GAME_EVENTS)
 
     state: PileState
 
@@ -289,13 +276,13 @@ class PileEngine(TableEngine):
         s.drew_suit = [-1] * n
         s.drew_rank = [-1] * n
         s.agenda = [Frame("turn", first)]
-        self._log.append(("deal", first, NO_CARD, s.hand_number))
+        self.log_event("deal", first, NO_CARD, s.hand_number)
         self._turn_up_starter()
 
     def _turn_up_starter(self) -> None:
         """Turn the top of the stock to start the discard pile (variants may add rules)."""
         c = self.move(("stock",), ("pile", 0))
-        self._log.append(("starter", -1, c, -1))
+        self.log_event("starter", -1, c, -1)
 
     # ------------------------------------------------------------ moves
     def playable(self, c: int) -> bool:
@@ -334,7 +321,7 @@ class PileEngine(TableEngine):
         self.rng.shuffle(stock)
         s.stock = stock
         self.set_pile(0, [top])
-        self._log.append(("reshuffle", -1, NO_CARD, len(stock)))
+        self.log_event("reshuffle", -1, NO_CARD, len(stock))
 
     def _play_card(self, seat: int, c: int) -> None:
         s = self.state
@@ -351,12 +338,12 @@ class PileEngine(TableEngine):
 
     def _choose_suit(self, seat: int, suit: int) -> None:
         self.state.suits[0] = suit
-        self._log.append(("suit", seat, NO_CARD, suit))
+        self.log_event("suit", seat, NO_CARD, suit)
 
     def _pass_turn(self, seat: int, moved: bool) -> bool:
         """Log a pass; count turns in which nothing could move. True if the table is blocked."""
         s = self.state
-        self._log.append(("pass", seat, NO_CARD, -1))
+        self.log_event("pass", seat, NO_CARD, -1)
         s.stuck = 0 if moved else s.stuck + 1
         if s.stuck >= self.num_players:
             self._end_hand(self._blocked_winners(), blocked=True)
@@ -381,10 +368,10 @@ class PileEngine(TableEngine):
         points = self._score_hand(winners)
         for p in range(self.num_players):
             s.scores[p] += points[p]
-        self._log.append(("hand_over", winners[0] if len(winners) == 1 else -1, NO_CARD,
-                          int(blocked)))
+        self.log_event("hand_over", winners[0] if len(winners) == 1 else -1, NO_CARD,
+                       int(blocked))
         for p in range(self.num_players):
-            self._log.append(("score", p, NO_CARD, points[p]))
+            self.log_event("score", p, NO_CARD, points[p])
         if not self.config.match:
             self._finish(winners)
             return

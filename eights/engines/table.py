@@ -26,7 +26,7 @@ priority loop.
 Cards move by :meth:`TableEngine.move`, the one place that takes a card out
 of one place (a hand, the stock, a pile's top or bottom, a seat's zone) and
 puts it in another, and logs the event. Who may see a logged card is the
-event kind's declared visibility (:attr:`Engine.private_events`), so views and
+event kind's declared visibility (:attr:`Engine.event_kinds`), so views and
 histories cannot leak it. :attr:`TableEngine.substitutions` hook into it: a
 substitution ability ("if you would draw, instead ...") sees each move first
 and may send the card elsewhere.
@@ -154,6 +154,7 @@ class TableEngine(Engine):
             cls.View.frame_args = cls.frame_args
         if cls.View is not PlayerView:
             cls.View.cardset = cls.cardset
+            cls.View.event_kinds = cls.event_kinds
 
     @classmethod
     def encoder(cls, config: Any) -> Encoder:
@@ -189,7 +190,7 @@ class TableEngine(Engine):
         while not self.terminated:
             if self.turn >= limit:
                 self.truncated = True
-                self._log.append(("truncated", -1, NO_CARD, self.turn))
+                self.log_event("truncated", -1, NO_CARD, self.turn)
                 break
             frame = self.state.agenda[-1]  # (a new deal replaces the agenda: read it each time)
             legal = legal_by_kind[frame.kind](self, frame)
@@ -311,7 +312,7 @@ class TableEngine(Engine):
         else:  # ZONE
             s.zones[dst[1]].append(card)
         if event:
-            self._log.append((event, player, card, arg))
+            self.log_event(event, player, card, arg)
         return card
 
     @staticmethod
@@ -473,7 +474,7 @@ class TableEngine(Engine):
         """The game is over: ``winners`` won."""
         self.terminated = True
         self.winners = tuple(sorted(winners))
-        self._log.append(("game_over", -1, NO_CARD, len(self.winners)))
+        self.log_event("game_over", -1, NO_CARD, len(self.winners))
 
     def final_scores(self) -> tuple[int, ...]:
         return tuple(self.state.scores)

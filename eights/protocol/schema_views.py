@@ -1,13 +1,16 @@
-"""The JSON Schema of each variant's view, made from its declared view fields.
+"""The JSON Schema of each variant's view and events, made from its declarations.
 
 ``schema.json`` (beside this module) holds the schema of every message. Its
 per-variant view definitions (``$defs/<variant>_view``) are not written by
 hand: each is made here from the variant's view class (the fields and their
 protocol kinds, from :mod:`eights.engines.fields`), each field's declared
 meaning, and the protocol's defaults for the fields a frontend may leave out
-(:mod:`eights.protocol.view_rules`). A test checks that ``schema.json``
-holds exactly what this module makes; after changing a variant's fields,
-rewrite it with::
+(:mod:`eights.protocol.view_rules`). Its event definitions
+(``$defs/<variant>_event``, one branch per declared kind with its arguments
+typed) are made from the variant's event kinds (:mod:`eights.engines.events`),
+and the protocol version it names from :data:`~eights.protocol.messages.PROTOCOL`.
+A test checks that ``schema.json`` holds exactly what this module makes;
+after changing a variant's fields or events, rewrite it with::
 
     python -m eights.protocol.schema_views --write
 """
@@ -23,6 +26,8 @@ from typing import Any
 from ..engines import VARIANTS, engine_class
 from ..engines.base import PlayerView
 from ..engines.cardset import STANDARD
+from ..engines.events import ARG_KINDS, EventKind
+from .messages import PROTOCOL
 from .view_rules import NOT_CONSTANT, RequiredWhile, required_fields, rules_for
 from .views import PILE_INNER_KINDS, view_class, view_fields
 
@@ -105,7 +110,7 @@ def view_definition(variant: str) -> dict[str, Any]:
     fields = view_fields(variant)
     properties: dict[str, Any] = {}
     for name in fields:
-        schema = (_array(_ref("event")) if name == "history"
+        schema = (_array(_ref(f"{variant}_event")) if name == "history"
                   else _kind_schema(name, kinds[name], cls))
         text = meanings.get(name, "")
         if kinds.get(name) == "frames":
@@ -142,6 +147,51 @@ def view_definition(variant: str) -> dict[str, Any]:
     return definition
 
 
+#: the JSON Schema of an event's ``arg`` of each declared kind (:data:`ARG_KINDS`)
+ARG_SCHEMAS: dict[str, dict[str, Any]] = {
+    "seat": _nullable(_ref("seat")),
+    "suit": _nullable(_ref("suit")),
+    "pile": _nullable(_ref("count")),
+    "count": _nullable(_ref("count")),
+    "int": {"type": "integer"},
+    "bool": {"type": "boolean"},
+    "direction": {"enum": [1, -1]},
+}
+assert set(ARG_SCHEMAS) == set(ARG_KINDS), "every arg kind has its schema"
+NULL = {"type": "null"}
+
+
+def event_kind_schema(kind: EventKind) -> dict[str, Any]:
+    """One declared event kind: its name, and each slot typed (null where it has none)."""
+    arg_doc = f" arg: {ARG_KINDS[kind.arg]}." if kind.arg else ""
+    hidden = " Its card is null for every seat but its player." if (
+        kind.visibility == "player") else ""
+    return {
+        "description": _sentence(kind.doc) + hidden + arg_doc,
+        "type": "object",
+        "properties": {
+            "kind": {"const": kind.name},
+            "player": _nullable(_ref("seat")) if kind.player else NULL,
+            "card": _nullable(_ref("card")) if kind.card else NULL,
+            "arg": ARG_SCHEMAS[kind.arg] if kind.arg else NULL,
+        },
+        "required": ["kind", "player", "card", "arg"],
+        "additionalProperties": False,
+    }
+
+
+def event_definition(variant: str) -> dict[str, Any]:
+    """``$defs/<variant>_event``: one branch per event kind the variant declares."""
+    kinds = engine_class(variant).event_kinds
+    return {
+        "description": f"One event of {variant}'s history, as the seat may see it: a kind the "
+                       f"variant declares, each argument of its declared kind (a suit or "
+                       f"colour as its code, a card in text) and null where the kind has "
+                       f"none or the card is hidden from this seat.",
+        "oneOf": [event_kind_schema(kinds[name]) for name in sorted(kinds)],
+    }
+
+
 STANDARD_CARD = "(A|[2-9]|10|J|Q|K)[CDHS]|RJ|BJ"
 
 
@@ -168,14 +218,23 @@ def card_definitions() -> dict[str, dict[str, Any]]:
 
 
 def with_view_definitions(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` with every variant's view definition made anew (and listed in ``view``),
-    and the card and suit definitions of every variant's notation."""
+    """``schema`` with every variant's view and event definitions made anew (listed in
+    ``view`` and ``event``), the card and suit definitions of every variant's notation, and
+    the protocol version of :data:`PROTOCOL` (its id, title, hello and ready)."""
     defs = dict(schema["$defs"])
     defs.update(card_definitions())
     for variant in VARIANTS:
         defs[f"{variant}_view"] = view_definition(variant)
+        defs[f"{variant}_event"] = event_definition(variant)
     defs["view"] = dict(defs["view"], anyOf=[_ref(f"{v}_view") for v in VARIANTS])
-    return dict(schema, **{"$defs": defs})
+    defs["event"] = {"description": "One event of a view's history: see each variant's.",
+                     "anyOf": [_ref(f"{v}_event") for v in VARIANTS]}
+    for message in ("hello", "ready"):
+        props = dict(defs[message]["properties"])
+        props["protocol"] = dict(props["protocol"], const=PROTOCOL)
+        defs[message] = dict(defs[message], properties=props)
+    return dict(schema, **{"$id": f"urn:eights:bot-protocol:{PROTOCOL}",
+                           "title": f"eights bot protocol, version {PROTOCOL}", "$defs": defs})
 
 
 def schema_text(schema: dict[str, Any]) -> str:

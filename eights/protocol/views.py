@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -33,6 +32,7 @@ from ..config import GameConfig
 from ..engines import engine_class
 from ..engines.base import Event, PlayerView, SeatHistory
 from ..engines.cardset import STANDARD, CardSet
+from ..engines.events import NULLABLE_ARGS, arg_to_json
 from ..engines.table import Frame
 from .errors import ProtocolError
 from .view_rules import Known, RequiredWhile, rules_for
@@ -41,11 +41,9 @@ from .view_rules import Known, RequiredWhile, rules_for
 #: actions in the decide message, the events as ``history``
 CARRIED_ELSEWHERE = frozenset({"variant", "config", "legal_actions", "seen_events"})
 
-#: event kinds whose ``arg`` is a suit (written as its letter); others carry an int
-SUIT_ARG_EVENTS = frozenset({"suit"})
+#: an event's fields: each kind's declaration (:mod:`eights.engines.events`) says which it
+#: has and the kind of its ``arg``
 EVENT_FIELDS = ("kind", "player", "card", "arg")
-MAX_EVENT_KIND = 40
-EVENT_KIND = re.compile(r"[a-z][a-z_]*\Z")
 
 
 @functools.cache
@@ -151,16 +149,19 @@ def _frames_to_json(frames: Any, cls: type[PlayerView]) -> list[dict[str, Any]]:
             for kind, seat, args in frames]
 
 
-def event_to_json(event: Event, cards: CardSet = STANDARD) -> dict[str, Any]:
-    """``{"kind", "player", "card", "arg"}``: no player or card (or a hidden card) is null;
-    cards and suits in ``cards``' notation."""
+def event_to_json(event: Event, cls: type[PlayerView]) -> dict[str, Any]:
+    """``{"kind", "player", "card", "arg"}``, each written by the kind's declaration in the
+    view class's engine (:attr:`~eights.engines.base.PlayerView.event_kinds`): a slot the
+    kind has not, no player, no card or a hidden card is null; cards in ``cls``' notation,
+    a suit or colour as its code, a seat or pile as its number."""
     kind, player, card, arg = event
+    declared = cls.event_kinds[kind]
+    cards = cls.cardset
     return {
         "kind": kind,
-        "player": None if player < 0 else player,
-        "card": None if card == NO_CARD else cards.texts[card],
-        "arg": (cards.colour_codes[arg]
-                if kind in SUIT_ARG_EVENTS and 0 <= arg < len(cards.colour_codes) else arg),
+        "player": None if player < 0 or not declared.player else player,
+        "card": None if card == NO_CARD or not declared.card else cards.texts[card],
+        "arg": arg_to_json(declared.arg, arg, cards),
     }
 
 
@@ -179,7 +180,7 @@ def view_to_json(view: PlayerView) -> dict[str, Any]:
     """
     cls = type(view)
     out = {name: field_to_json(kind, getattr(view, name), cls) for name, kind in _fields_of(cls)}
-    out["history"] = [event_to_json(e, cls.cardset) for e in view.history()]
+    out["history"] = [event_to_json(e, cls) for e in view.history()]
     return out
 
 
@@ -356,18 +357,48 @@ def check_fields(path: str, data: Mapping[str, Any], allowed: list[str] | tuple[
                             f"the fields are {', '.join(allowed)}")
 
 
-def event_from_json(path: str, data: Any, n: int, cards: CardSet = STANDARD) -> Event:
+def event_from_json(path: str, data: Any, n: int, cls: type[PlayerView]) -> Event:
+    """An event back from its JSON, by its kind's declaration in the view class's engine: the
+    kind must be declared, a slot it has not must be null, and its ``arg`` of the declared
+    kind (a suit as its code)."""
     if not isinstance(data, dict):
         raise _bad(path, data, "an event object {kind, player, card, arg}")
     check_fields(path, data, EVENT_FIELDS)
-    kind = data["kind"]
-    if not (isinstance(kind, str) and len(kind) <= MAX_EVENT_KIND and EVENT_KIND.match(kind)):
-        raise _bad(f"{path}.kind", kind, "a lower-case event name like 'play'")
+    name = data["kind"]
+    kinds = cls.event_kinds
+    declared = kinds.get(name) if isinstance(name, str) else None
+    if declared is None:
+        raise _bad(f"{path}.kind", name, "one of the variant's event kinds: "
+                   + ", ".join(sorted(kinds)))
+    for slot, has in (("player", declared.player), ("card", declared.card),
+                      ("arg", bool(declared.arg))):
+        if not has and data[slot] is not None:
+            raise _bad(f"{path}.{slot}", data[slot], f"null: a {name} event has no {slot}")
     player = _seat(f"{path}.player", data["player"], n)
-    card = _card(f"{path}.card", data["card"], cards, nullable=True)
-    arg = _suit(f"{path}.arg", data["arg"], cards) if kind in SUIT_ARG_EVENTS else _int(
-        f"{path}.arg", data["arg"])
-    return Event(kind, player, card, arg)
+    card = _card(f"{path}.card", data["card"], cls.cardset, nullable=True)
+    return Event(name, player, card, _event_arg(f"{path}.arg", declared.arg, data["arg"], n,
+                                                 cls.cardset))
+
+
+def _event_arg(path: str, kind: str, value: Any, n: int, cards: CardSet) -> int:
+    """An event's ``arg`` back by its declared kind (``-1`` for none)."""
+    if not kind:
+        return -1
+    if kind == "suit":
+        return _suit(path, value, cards)
+    if kind == "seat":
+        return _seat(path, value, n)
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise _bad(path, value, "true or false")
+        return int(value)
+    if kind == "direction":
+        if value not in (1, -1) or isinstance(value, bool):
+            raise _bad(path, value, "1 (up the seats) or -1")
+        return value
+    if kind in NULLABLE_ARGS:  # pile, count
+        return -1 if value is None else _int(path, value, 0)
+    return _int(path, value)
 
 
 @functools.lru_cache(maxsize=64)
@@ -498,7 +529,7 @@ def read_view(data: Any, variant: str, config: GameConfig,
     n = config.num_players
     values = {name: _decode(kind, f"view.{name}", data[name], n, cls)
               for name, kind in fields if name in data}
-    events = [event_from_json(f"view.history[{i}]", e, n, cls.cardset)
+    events = [event_from_json(f"view.history[{i}]", e, n, cls)
               for i, e in enumerate(_list("view.history", data.get("history", [])))]
     deck = (deck_counts(variant, config)
             if "discard_counts" in names or "pile_counts" in names else ())
@@ -534,7 +565,7 @@ def required_now(data: Any, variant: str, config: GameConfig,
     n = config.num_players
     values = {name: _decode(kind, f"view.{name}", data[name], n, cls)
               for name, kind in fields if name in data}
-    events = [event_from_json(f"view.history[{i}]", e, n, cls.cardset)
+    events = [event_from_json(f"view.history[{i}]", e, n, cls)
               for i, e in enumerate(_list("view.history", data.get("history", [])))]
     deck = deck_counts(variant, config)
     known = Known(config, tuple(engine_class(variant).actions.texts_of(legal)), values,
