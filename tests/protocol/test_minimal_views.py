@@ -2,7 +2,8 @@
 
 A frontend in another language sends what a table shows; the bot fills in
 the rest (the defaults the engines declare: eights/engines/defaults.py).
-These tests cut real views down to their required fields, check the filled-in defaults against the real
+These tests cut real views down to their required fields, check the
+filled-in defaults against the real
 view where the sent fields fix them, and serve every agent kind on the
 minimal views of every variant through a protocol session.
 """
