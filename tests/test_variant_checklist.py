@@ -3,8 +3,9 @@
 The checklist is a table between ``<!-- variant-checklist -->`` markers; its
 "where" column is either a path glob with ``<variant>`` in it (at least one
 file must match) or `` `file` names it`` (the file must hold the
-variant's id as a name of its own, or its start: ``crazy_eights_view``), or "the registration's `heuristic`" (it must import
-as an agent class). A new variant that forgets a row fails here, naming it.
+variant's id as a name of its own, or its start: ``crazy_eights_view``), or
+"the registration's `heuristic`" (it must import as an agent class). A new
+variant that forgets a row fails here, naming it.
 """
 
 from __future__ import annotations

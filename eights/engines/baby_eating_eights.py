@@ -88,6 +88,7 @@ from ..cards import (
 )
 from ..config import ConfigError, GameConfig, check_teams, option, seat_teams
 from .blocks import ActionSpace, Block, cards, numbers
+from .defaults import Default, Known, constant, current_player, from_config, per_seat, seat_or_none
 from .encoding import Allies, Flag, OneHot, Scaled, Seat
 from .events import CORE_EVENTS, PILE_GAME_EVENTS, EventKind, declare_events, pick
 from .fields import ViewField
@@ -135,6 +136,10 @@ CARD_OF_ACTION: tuple[int, ...] = tuple(
 PHASE_OF = {"turn": "play", "suit": "choose suit", "five": "five target",
             "seven": "seven target", "jacks": "jack round", "bottom": "four in a row"}
 PHASES = tuple(PHASE_OF.values())
+#: the action blocks each decision offers (a reader without the view's phase derives it:
+#: a Jack round's plays look like a turn's, a Five's target like a Seven's)
+OFFERS = {"turn": ("play", "play_joker", "draw", "pass"), "suit": ("suit",),
+          "five": ("target",), "seven": ("target",), "jacks": ("play",), "bottom": ("bottom",)}
 
 # ------------------------------------------------------------------ card tables
 #: the number a card matches by: Sixes and Nines are one number (6); jokers 0
@@ -362,43 +367,128 @@ def _deck_size(config: BabyEatingEightsConfig) -> int:
     return config.deck_size
 
 
+# ------------------------------------------------------------------ defaults of a minimal view
+# What a reader of a view without the field takes it to be (eights/engines/defaults.py).
+def _locked_default(known: Known) -> bool:
+    """A Six or Nine on top whose other number the hand holds, off suit, but may not play."""
+    top, suit = known.top, known.values["active_suit"]
+    if known.values["phase"] != "play" or not 0 <= top < NUM_STANDARD or RANK[top] not in (6, 9):
+        return False
+    other = 15 - RANK[top]
+    return any(RANK[c] == other and SUIT[c] != suit and f"play {card_text(c)}" not in known.legal
+               for c in known.values["hand"] if c < NUM_STANDARD)
+
+
+def _free_default(known: Known) -> bool:
+    """A wild card on top with a card off its suit, not wild, playable: a wild starter."""
+    top, suit = known.top, known.values["active_suit"]
+    if top < 0 or not (top >= NUM_STANDARD or RANK[top] == 8):
+        return False
+    if top >= NUM_STANDARD and suit < 0:
+        return True
+    return known.values["phase"] == "play" and any(
+        RANK[c] != 8 and SUIT[c] != suit and f"play {card_text(c)}" in known.legal
+        for c in known.values["hand"] if c < NUM_STANDARD)
+
+
+def _run_number_default(known: Known) -> int:
+    top = known.top
+    if top < 0:
+        return -1
+    rank = RANK[top]
+    return 6 if rank == 9 and known.config.six_nine_four_in_a_row else rank
+
+
+def _agenda_default(known: Known) -> list[dict[str, Any]]:
+    """The pending frames a table shows: the decision at hand (by ``phase``) on top of the
+    dropped card's pending effect (``effect_card``) and the turn passing on after it."""
+    v = known.values
+    current, actor = v["current_player"], v["actor"]
+    decision = {phase: kind for kind, phase in PHASE_OF.items()}[v["phase"]]
+    if decision == "turn":
+        return [{"kind": "turn", "seat": seat_or_none(current), "args": [v["extra_drop"]]}]
+    frames = [{"kind": "next", "seat": seat_or_none(actor), "args": [None, False]}]
+    effect = v["effect_card"]
+    if effect < 0 and decision == "suit":
+        effect = known.top  # the wild whose suit is being named
+    if effect >= 0:
+        frames.append({"kind": "effect", "seat": seat_or_none(actor),
+                       "args": [card_text(effect), v["effect_cancelled"], None]})
+    args = [1] if decision in ("jacks", "bottom") else []
+    frames.append({"kind": decision, "seat": seat_or_none(current), "args": args})
+    return frames
+
+
+_AGENDA_DEFAULT = Default(
+    "by `phase`: during `play` one `turn` frame for `current_player` (its argument "
+    "`extra_drop`); otherwise a `next` frame for `actor`, an `effect` frame for `effect_card` "
+    "(a wild's `top` while its suit is named) when there is one, and the decision's frame for "
+    "`current_player` (`suit`, `five`, `seven`, or `jacks`/`bottom` with 1 seat to go)",
+    _agenda_default)
+
+
 _OWN_ENCODED = (
     ViewField("three_live", "bool", "the top card is a Three: the next card's effect is cancelled",
-              "s.three_live", Flag()),
+              "s.three_live", Flag(),
+              default=Default("`true` when `top` is a Three (send `false` for a Three that went on"
+                              " a live Three)",
+                              lambda known: (0 <= known.top < NUM_STANDARD
+                                             and RANK[known.top] == 3))),
     ViewField("locked", "bool", "the top Six or Nine went on a Three: no switching between "
               "Six and Nine",
-              "s.locked", Flag()),
+              "s.locked", Flag(),
+              default=Default("read from `legal`: `true` when `top` is a Six or Nine and a Nine or"
+                              " Six of another suit in the hand is not playable, else `false`",
+                              _locked_default)),
     ViewField("free", "bool", "a wild starter: any card may be played",
-              "s.free", Flag()),
+              "s.free", Flag(),
+              default=Default("read from `legal`: `true` when `top` is wild and a card neither "
+                              "wild nor of `active_suit` is playable, or `top` is a joker with no "
+                              "`active_suit` (a wild starter), else `false`", _free_default)),
     ViewField("extra_drop", "bool", "the player whose turn it is drops again after a Ten",
-              _extra_drop, Flag()),
+              _extra_drop, Flag(),
+              default=constant(False)),
     ViewField("effect_cancelled", "bool", "a Three cancels that effect",
-              _effect_cancelled, Flag()),
+              _effect_cancelled, Flag(),
+              default=constant(False)),
     ViewField("guarantee_spent", "bool", "the combo happened since the start or the last King "
-              "of Hearts", "s.combo_used", Flag()),
+              "of Hearts", "s.combo_used", Flag(),
+              default=constant(False)),
     ViewField("effect_card", "card", "the card whose effect is still to happen, else null",
-              _effect_card, OneHot(NUM_KINDS), feature="effect"),
+              _effect_card, OneHot(NUM_KINDS), feature="effect",
+              default=constant(None)),
     ViewField("run_length", "count", "cards of that number in a row since the last Four in "
-              "a Row", "s.run_length", Scaled(4)),
+              "a Row", "s.run_length", Scaled(4),
+              default=constant(1)),
     ViewField("run_number", "int", "the number on top for Four in a Row (6 for Sixes and Nines, "
               "0 for a joker)",
-              "s.run_number", Scaled(13)),
+              "s.run_number", Scaled(13),
+              default=Default("`top`'s number (a Nine counts as 6 with six_nine_four_in_a_row; a "
+                              "joker 0)", _run_number_default)),
     ViewField("teams", "ints", "each seat's team (the seat itself without teams)",
-              "g.team_of", Allies(), feature="allies"),
+              "g.team_of", Allies(), feature="allies",
+              default=from_config("teams", lambda config: list(config.team_of()))),
     ViewField("guarantee_victim", "seat", "the seat the Guarantee Joker's mode is on, else null",
-              "s.victim", Seat(), feature="victim"),
+              "s.victim", Seat(), feature="victim",
+              default=constant(None)),
     ViewField("actor", "seat", "whose turn it is (current_player may act out of turn: a "
               "Jack round, Four in a Row)",
-              "s.actor", Seat()),
+              "s.actor", Seat(),
+              default=dataclasses.replace(current_player(), text="`current_player` (they differ "
+                                                                 "only in a Jack round and Four in"
+                                                                 " a Row)")),
 )
 _OWN = (
     ViewField("guarantee_joker", "card", "the Guarantee Joker",
-              "g.guarantee"),
+              "g.guarantee",
+              default=from_config("guarantee_joker")),
     ViewField("top_player", "seat", "who dropped the top card (null: the starter)",
-              "s.owners[0]"),
+              "s.owners[0]",
+              default=constant(None)),
     ViewField("drew_on_lock", "ints", "per seat: 1 if the top Six or Nine was locked when it "
-              "last drew", "tuple(s.drew_lock)"),
-    agenda_field(),
+              "last drew", "tuple(s.drew_lock)",
+              default=per_seat(0)),
+    agenda_field(default=_AGENDA_DEFAULT),
 )
 
 
@@ -414,6 +504,7 @@ class BabyEatingEightsGame(PileEngine):
     points_by_rank = (1,) * 13
     attack_ranks: ClassVar[dict[int, int]] = {1: 2, 2: 2, 10: 1, KING: 2, 0: 3}
     phases = PHASE_OF
+    offers = OFFERS
     #: how each frame kind's arguments are written (for the protocol)
     frame_args: ClassVar[dict[str, tuple[str, ...]]] = {
         "turn": ("bool",), "suit": (), "five": (), "seven": (), "jacks": ("count",),

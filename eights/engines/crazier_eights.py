@@ -84,6 +84,18 @@ from .crazier_cards import (
     from_text,
     read,
     sha256,
+    text_of,
+)
+from .defaults import (
+    Default,
+    Known,
+    While,
+    constant,
+    from_config,
+    last_dealer,
+    per_seat,
+    seat_or_none,
+    stock_left,
 )
 from .encoding import Allies, Bits, CardCounts, CardList, Choice, Flag, OneHot, PerSeat, Scaled
 from .encoding import Seat as SeatEncoding
@@ -295,6 +307,95 @@ def _ally_hands(game: CrazierEightsGame, seat: int) -> tuple[tuple[int, ...], ..
                  for q, h in enumerate(game.state.hands))
 
 
+# ------------------------------------------------------------------ defaults of a minimal view
+# What a reader of a view without the field takes it to be (eights/engines/defaults.py).
+def _agenda_default(known: Known) -> list[dict[str, Any]]:
+    """During a main phase, the main phase of the turn ``current_player`` leads: its
+    ``main`` frame (and a ``name_colour`` on it after an 8) on top of its allies' still to
+    come and the ``end_phase`` (which pushes the ``next_turn`` when it resolves)."""
+    seat = known.values["current_player"]
+    if seat < 0:
+        return []
+    frames = [{"kind": "end_phase", "seat": seat, "args": []}]
+    frames += [{"kind": "main", "seat": q, "args": []}
+               for q in reversed(team_in_play(known.config.team_of(), known.values["out"],
+                                              seat))]
+    if known.values["phase"] == DECISIONS["name_colour"]:
+        frames.append({"kind": "name_colour", "seat": seat, "args": []})
+    return frames
+
+
+_TURN_FRAMES = ("turn", "draw_phase", "main_phase", "end_phase", "next_turn")
+#: the decisions of a main phase (any other is an ability's, and needs the agenda sent)
+_MAIN_DECISIONS = (DECISIONS["main"], DECISIONS["name_colour"])
+
+
+def _lead_default(known: Known) -> int | None:
+    for frame in known.values["agenda"]:
+        if frame.kind in _TURN_FRAMES:
+            return frame.seat
+    return seat_or_none(known.values["current_player"])
+
+
+def _trade_taken_default(known: Known) -> str | None:
+    """While a Trade's player gives a card back: the card of its hand that ``legal`` offers
+    no ``choose`` for, the one it took (none when it also holds a copy from before)."""
+    if known.values["asks"] != ASKS.index("a card to give"):
+        return None
+    offered = {text.removeprefix("choose ") for text in known.legal}
+    left = [c for c in known.values["hand"] if text_of(c) not in offered]
+    return text_of(left[0]) if len(left) == 1 else None
+
+
+def _turn_phase_default(known: Known) -> int:
+    kinds = {frame.kind for frame in known.values["agenda"]}
+    for kind, phase in (("draw_phase", 0), ("main_phase", 1), ("end_phase", 2),
+                        ("next_turn", 3)):
+        if kind in kinds:
+            return phase
+    return 2
+
+
+def _follow_default(known: Known) -> int:
+    named, top = known.values["named"], known.top
+    if named >= 0:
+        return 1 << named
+    if top < 0:
+        return 0
+    return sum(1 << c for c in known.config.cards.cardset.colours_of[top])
+
+
+def _on_table(known: Known) -> int:
+    v = known.values
+    return (sum(v["hand_sizes"]) + sum(v["discard_counts"]) + len(v["resolving"])
+            + sum(map(len, v["in_play"])))
+
+
+def _played_default(known: Known) -> list[int]:
+    v = known.values
+    seat = v["current_player"]
+    done = v["phase"] == DECISIONS["main"] and bool(v["hand"]) and not known.legal_has("play")
+    return [int(q == seat and done) for q in range(known.n)]
+
+
+def _discards_left_default(known: Known) -> list[int]:
+    seat = known.values["current_player"]
+    return [int(q == seat and known.legal_has("discard")) for q in range(known.n)]
+
+
+def _ability_default(known: Known) -> tuple[int, int]:
+    agenda = known.values["agenda"]
+    return ability_ask(known.config.cards.programs, agenda[-1] if agenda else None)
+
+
+def _choosing_card(why: str) -> While:
+    """Required while the seat chooses a card (``why`` says what the field decides then)."""
+    phase = DECISIONS["choose"]
+    return While(f"while `phase` is `{phase}` ({why})",
+                 lambda known: known.values["phase"] == phase,
+                 {"required": ["phase"], "properties": {"phase": {"const": phase}}})
+
+
 VIEW_FIELDS: tuple[ViewField, ...] = (
     core("hand", CardList(NUM_CARDS, _decks), "copies of each card in the observer's hand"),
     ViewField("top", "card", "the top card of the discard pile",
@@ -302,7 +403,9 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
     ViewField("follow_colours", "int", "the colours a discard may have, a bit each (purple 1, "
               "green 2, blue 4, orange 8): the named colour after an 8, else the top card's "
               "(any of a multicoloured card's); its rank and 8s always may",
-              _follow, Bits(4), feature="follow"),
+              _follow, Bits(4), feature="follow",
+              default=Default("the bit of `named` when it is not null, else the bits of the top "
+                              "card's colours", _follow_default)),
     ViewField("named", "suit", "the colour named for the 8 on top (null: none)", "s.named",
               OneHot(4)),
     ViewField("in_play", "seat_cards", "each seat's assets in play (its in-play zone)",
@@ -311,19 +414,29 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
     ViewField("ally_hands", "seat_cards", "each ally's hand (teams see each other's hands); "
               "empty for the others", _ally_hands, PerSeat(CardList(NUM_CARDS, _decks),
                                                            others=True),
-              visibility="allies", hidden=()),
+              visibility="allies", hidden=(),
+              default=per_seat([])),
     ViewField("known_stock", "seen_cards", "the top cards of the draw pile the observer has looked "
               "at or seen revealed, top first", "tuple(s.known[seat])",
-              CardList(NUM_CARDS, _decks), visibility="own"),
+              CardList(NUM_CARDS, _decks), visibility="own",
+              default=constant([]), required_while=_choosing_card(
+                  "what the seat looked at decides what it may put on the bottom")),
     ViewField("looking_at", "seen_cards", "the opponent's hand a Trade's player looks at while "
               "choosing the card to take (only that player sees it)", _looking_at,
-              CardList(NUM_CARDS, _decks), visibility="acting", hidden=()),
+              CardList(NUM_CARDS, _decks), visibility="acting", hidden=(),
+              default=constant([]), required_while=_choosing_card(
+                  "empty but for a Trade's choice of the card to take")),
     ViewField("trade_taken", "card", "the card a Trade's player took, while it chooses the "
               "card to give back, one it held before (only that player sees it; null: none)",
-              "s.trade_taken", visibility="acting"),
+              "s.trade_taken", visibility="acting",
+              default=Default("while `asks` is 8 (a card to give): the card of `hand` that `legal`"
+                              " has no `choose` for, else `null`", _trade_taken_default)),
     ViewField("resolving", "cards", "the event being resolved (it goes to the bottom of the "
               "discard pile after its effect)", "tuple(s.piles[1])",
-              CardList(NUM_CARDS, _decks)),
+              CardList(NUM_CARDS, _decks),
+              default=Default("the cards of the `settle` frames of `agenda`",
+                              lambda known: [text_of(f.args[0]) for f in known.values["agenda"]
+                                             if f.kind == "settle"])),
     ViewField("discard_counts", "card_counts", "every card in the discard pile, its top "
               "included (face up: restoring reads it)", "bytes(s.pile_counts[0])",
               CardCounts(NUM_CARDS, _decks), feature="discards"),
@@ -331,35 +444,69 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
               f"`{d}`" for d in DECISIONS.values()), _decision,
               Choice(tuple(DECISIONS.values())), names=tuple(DECISIONS.values())),
     ViewField("turn_phase", "count", "the phase of the turn: 0 beginning, 1 draw, 2 main, "
-              "3 end", "s.phase", OneHot(4)),
+              "3 end", "s.phase", OneHot(4),
+              default=Default("from `agenda`: `0` while it holds a `draw_phase` frame, `1` while a"
+                              " `main_phase`, `2` while an `end_phase`, `3` while a `next_turn`",
+                              _turn_phase_default)),
     ViewField("ability", "card", "the card whose ability asks the decision at hand (null: "
-              "none)", lambda g, seat: _ask(g, seat)[0], OneHot(NUM_CARDS)),
+              "none)", lambda g, seat: _ask(g, seat)[0], OneHot(NUM_CARDS),
+              default=Default("the card of the agenda's top frame when it is an ability's decision"
+                              " (`target`, `colour`, `choose`, `ask`), else `null`",
+                              lambda known: (None if _ability_default(known)[0] < 0
+                                             else text_of(_ability_default(known)[0])))),
     ViewField("asks", "count", "what that ability asks, by code: " + "; ".join(
               f"{k} {name}" for k, name in enumerate(ASKS)), lambda g, seat: _ask(g, seat)[1],
-              OneHot(len(ASKS))),
+              OneHot(len(ASKS)),
+              default=Default("what the agenda's top frame asks, by the code the field's meaning "
+                              "lists", lambda known: _ability_default(known)[1])),
     ViewField("lead", "seat", "whose turn it is (with teams, the ally who leads the team's "
-              "turn)", "s.lead", SeatEncoding()),
+              "turn)", "s.lead", SeatEncoding(),
+              default=Default("the `seat` of the agenda's turn frames (`draw_phase`, `main_phase`,"
+                              " `end_phase`, `next_turn`), else `current_player`", _lead_default)),
     ViewField("discards_left", "counts", "per seat: discards left this turn",
-              "tuple(s.discards)", PerSeat(Scaled(3))),
+              "tuple(s.discards)", PerSeat(Scaled(3)),
+              default=Default("`1` for `current_player` when `legal` holds a `discard` action, "
+                              "else `0`", _discards_left_default)),
     ViewField("played", "counts", "per seat: 1 once it played a card this turn",
-              "tuple(s.played)", PerSeat(Flag())),
+              "tuple(s.played)", PerSeat(Flag()),
+              default=Default("`1` for `current_player` during `main` when `legal` holds no `play`"
+                              " action (had it not played, an asset at least could be), else `0`",
+                              _played_default)),
     ViewField("out", "counts", "per seat: 1 once it lost the game and left", "tuple(s.out)",
               PerSeat(Flag())),
     ViewField("teams", "ints", "each seat's team (the seat itself without teams)",
-              "g.team_of", Allies(), feature="allies"),
+              "g.team_of", Allies(), feature="allies",
+              default=from_config("teams", lambda config: list(config.team_of()))),
     core("current_player", SeatEncoding(), "who acts now", feature="to_act"),
     core("hand_sizes", PerSeat(Scaled(20), others=True), "each opponent's hand size / 20"),
     ViewField("stock_size", "count", "cards in the face-down draw pile", "len(s.stock)",
-              Scaled(_total), feature="stock"),
+              Scaled(_total), feature="stock",
+              default=stock_left("the deck's cards less the hands, the discard pile, the cards in "
+                                 "play and those resolving; send it only with `discard_counts`",
+                                 _on_table)),
     ViewField("discard_size", "count", "cards in the discard pile", "len(s.piles[0])",
-              Scaled(_total)),
+              Scaled(_total),
+              default=Default("the copies in `discard_counts`",
+                              lambda known: sum(known.values["discard_counts"]))),
     ViewField("lost_with", "counts", "per seat: cards in hand when it lost (its points)",
-              "tuple(s.lost_with)"),
+              "tuple(s.lost_with)",
+              default=per_seat(0)),
     core("scores", PerSeat(Scaled(_score_scale)), "match points / (20 x games)"),
     ViewField("hand_number", "count", "games played before this one in a match",
-              "s.hand_number"),
-    ViewField("first_player", "seat", "who played first this game", "s.first"),
-    agenda_field(),
+              "s.hand_number",
+              default=constant(0)),
+    ViewField("first_player", "seat", "who played first this game", "s.first",
+              default=last_dealer()),
+    agenda_field(
+        default=Default(
+            "a main phase's: a `main` frame for `current_player` (under a `name_colour` one "
+            "during `name colour`) on top of one for each ally still to take it (seat order) "
+            "and an `end_phase` frame for `current_player`", _agenda_default),
+        required_while=While(
+            "while `phase` is neither `main` nor `name colour` (an ability's decision)",
+            lambda known: known.values["phase"] not in _MAIN_DECISIONS,
+            {"required": ["phase"],
+             "properties": {"phase": {"not": {"enum": list(_MAIN_DECISIONS)}}}})),
 )
 
 
@@ -375,6 +522,13 @@ class CrazierEightsGame(AbilityRules, TableEngine):
     cardset = CARDSET
     low_score_wins = True
     view_fields = VIEW_FIELDS
+    phases = DECISIONS
+    #: the action blocks each decision offers (a reader without the view's phase derives it)
+    offers: ClassVar[dict[str, tuple[str, ...]]] = {
+        "main": ("play", "discard", "end"), "name_colour": ("colour",), "target": ("target",),
+        "colour": ("colour",), "choose": ("choose", "no"), "ask": ("yes", "no"),
+        "order": ("order",)}
+    idle_frame = "main"
     frame_args: ClassVar[dict[str, tuple[str, ...]]] = {
         "turn": (), "draw_phase": (), "main_phase": (), "end_phase": (), "next_turn": (),
         "main": (), "name_colour": (), "settle": ("card",), "order": ("seat", "int", "count"),

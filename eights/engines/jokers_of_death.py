@@ -68,6 +68,7 @@ from ..cards import (
     BLACK_JOKER,
     NO_CARD,
     NUM_KINDS,
+    NUM_STANDARD,
     RANK,
     RED_JOKER,
     SUIT,
@@ -79,6 +80,16 @@ from ..cards import (
 )
 from ..config import ConfigError, GameConfig, option
 from .blocks import ActionSpace, Block, cards, numbers, suits
+from .defaults import (
+    Default,
+    Known,
+    While,
+    constant,
+    last_dealer,
+    last_event_direction,
+    per_seat,
+    seat_or_none,
+)
 from .encoding import CardCounts, CardList, Choice, Flag, OneHot, PerPile, PerSeat, Scaled, Seat
 from .events import CORE_EVENTS, PILE_GAME_EVENTS, EventKind, declare_events, pick
 from .fields import ViewField, core
@@ -98,6 +109,11 @@ POINTS_BY_RANK = (50, 20, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
 PHASES = {"turn": "play", "answer": "answer", "follow": "follow", "suit": "choose suit",
           "knock": "knock", "direction": "direction", "pile_hand": "pile hand"}
+#: the action blocks each decision offers (a reader without the view's phase derives it)
+OFFERS = {"turn": ("play", "draw", "pass", "pick_up", "stop"),
+          "answer": ("play", "draw", "stop"), "follow": ("play", "draw", "pass", "stop"),
+          "suit": ("suit", "stop"), "knock": ("knock", "pass"),
+          "direction": ("keep", "reverse", "stop"), "pile_hand": ("play", "pass", "stop")}
 
 # ------------------------------------------------------------------ actions
 ACTIONS = ActionSpace(
@@ -307,6 +323,54 @@ def _decision_pile(game: JokersOfDeathGame, seat: int) -> tuple[bool, ...]:
     return tuple(i == k for i in range(len(s.piles)))
 
 
+# ------------------------------------------------------------------ defaults of a minimal view
+# What a reader of a view without the field takes it to be (eights/engines/defaults.py).
+def _owners_default(known: Known) -> list[int | None]:
+    """Unknown (``null``), except a 4 of Spades the seat answers while holding a Joker it may
+    not play on it: that 4 of Spades is its own."""
+    v = known.values
+    me = v["current_player"]
+    jokers = [c for c in v["hand"] if c >= NUM_STANDARD]
+    owners: list[int | None] = []
+    for k, (top, to_play) in enumerate(zip(v["pile_tops"], v["to_play"], strict=True)):
+        own = (v["phase"] == PHASES["answer"] and to_play and top == FOUR_OF_SPADES and jokers
+               and not any(text.startswith(f"play {card_text(j)} pile {k + 1}")
+                           for text in known.legal for j in jokers))
+        owners.append(me if own and me >= 0 else None)
+    return owners
+
+
+def _agenda_default(known: Known) -> list[dict[str, Any]]:
+    """The decision at hand (by ``phase``) on top of the turn it belongs to: ``answer`` while
+    a pile to answer is left, ``turn`` while a pile to play is left, else ``end``."""
+    v = known.values
+    seat = seat_or_none(v["current_player"])
+    pile = next((k for k, on in enumerate(v["decision_pile"]) if on), 0)
+    kind = {phase: kind for kind, phase in PHASES.items()}[v["phase"]]
+    if kind == "pile_hand":  # the space the picked-up pile left is the one without a top
+        space = next((k for k, top in enumerate(v["pile_tops"]) if top < 0), 0)
+        return [{"kind": "pile_hand", "seat": seat, "args": [space]}]
+    if kind in ("turn", "answer"):
+        return [{"kind": kind, "seat": seat, "args": []}]
+    left = any(v["to_play"])
+    answering = left and any(p and t for p, t in zip(v["pile_pending"], v["to_play"],
+                                                     strict=True))
+    below = "answer" if answering else "turn" if left else "end"
+    args = [pile] if kind in ("follow", "suit") else []
+    if kind == "direction":
+        return [{"kind": kind, "seat": seat, "args": args}]
+    return [{"kind": below, "seat": seat, "args": []}, {"kind": kind, "seat": seat, "args": args}]
+
+
+def _in_phases(*kinds: str) -> While:
+    """Required while the phase is one of ``kinds``' (a condition the schema states too)."""
+    names = [PHASES[kind] for kind in kinds]
+    text = " or ".join(f"`{name}`" for name in names)
+    schema = ({"const": names[0]} if len(names) == 1 else {"enum": names})
+    return While(f"while `phase` is {text}", lambda known: known.values["phase"] in names,
+                 {"required": ["phase"], "properties": {"phase": schema}})
+
+
 VIEW_FIELDS: tuple[ViewField, ...] = (
     core("hand", CardList(NUM_KINDS, _decks), "copies of each card in the observer's hand"),
     ViewField("pile_tops", "pile_card", "each pile's top card (null: an empty space, after a "
@@ -319,27 +383,39 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
               "answer it takes unless they answer (2s: two per 2 in a row; 4 of Spades: 4, "
               "then 16)", "tuple(s.pending)", PerPile(Scaled(16), _piles), feature="pending"),
     ViewField("pile_owners", "pile_seat", "who put each pile's top card there (null: turned "
-              "up at the deal)", "tuple(s.owners)", PerPile(Seat(), _piles), feature="owners"),
+              "up at the deal)", "tuple(s.owners)", PerPile(Seat(), _piles), feature="owners",
+              default=Default("`null` for every pile, except a 4 of Spades the seat answers "
+                              "holding a Joker that `legal` does not let it play there: its own",
+                              _owners_default)),
     ViewField("killed", "pile_bool", "each pile: killed by a Joker (out of play)",
               "tuple(map(bool, s.killed))", PerPile(Flag(), _piles)),
     ViewField("to_play", "pile_bool", "each pile: still to play (or to answer) this turn",
               "tuple(bool(s.todo >> k & 1) for k in range(len(s.piles)))",
               PerPile(Flag(), _piles)),
     ViewField("decision_pile", "pile_bool", "the pile a follow or suit decision is about",
-              _decision_pile, PerPile(Flag(), _piles)),
+              _decision_pile, PerPile(Flag(), _piles),
+              default=Default("`false` for every pile",
+                              lambda known: [False] * known.config.piles),
+              required_while=_in_phases("follow", "suit")),
     ViewField("phase", "phase", "what the player to act is deciding", _phase,
               Choice(tuple(PHASES.values())), names=tuple(PHASES.values())),
     ViewField("aces_played", "count", "Aces played this turn (each skips a player when it "
-              "ends)", "s.aces", Scaled(4), feature="aces"),
+              "ends)", "s.aces", Scaled(4), feature="aces",
+              default=constant(0)),
     ViewField("tens_played", "count", "Tens played this turn (its player then decides the "
-              "direction)", "s.tens", Flag(), feature="tens"),
+              "direction)", "s.tens", Flag(), feature="tens",
+              default=constant(0)),
     ViewField("fresh_turn", "bool", "true from the start of an ordinary turn until its player "
               "places, draws or picks up a card (Free Discard Pile: a pile may be picked up "
-              "only then)", "bool(s.fresh)"),
+              "only then)", "bool(s.fresh)",
+              default=Default("`true` while `legal` has a `pick up pile` action, else `false`",
+                              lambda known: known.legal_has("pick up"))),
     ViewField("knocked", "ints", "per seat: 1 knocked with one card, -1 chose not to knock "
-              "for it, 0 neither", "tuple(s.knocked)", PerSeat(Flag(1))),
+              "for it, 0 neither", "tuple(s.knocked)", PerSeat(Flag(1)),
+              default=per_seat(0)),
     ViewField("direction", "int", "1 while play goes up the seats, -1 the other way (the "
-              "game starts counter-clockwise: -1)", "s.direction", Flag(1)),
+              "game starts counter-clockwise: -1)", "s.direction", Flag(1),
+              default=last_event_direction(-1)),
     core("current_player", Seat(), "who acts now", feature="to_act"),
     core("hand_sizes", PerSeat(Scaled(_total), others=True),
          "each opponent's hand size / total cards"),
@@ -350,17 +426,31 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
               PerPile(CardCounts(NUM_KINDS, _decks), _piles), feature="pile_cards"),
     ViewField("picked_up", "cards", "the picked-up pile its player is playing out (Free Discard "
               "Pile; every card of it was face up)", "tuple(sorted(c for z in s.zones for c in "
-              "z))", CardList(NUM_KINDS, _decks)),
+              "z))", CardList(NUM_KINDS, _decks),
+              default=constant([]), required_while=While(
+                  "while `pile_tops` holds `null` (a picked-up pile leaves its space empty "
+                  "until it is played out)",
+                  lambda known: any(top < 0 for top in known.values["pile_tops"]),
+                  {"required": ["pile_tops"],
+                   "properties": {"pile_tops": {"contains": {"type": "null"}}}})),
     ViewField("penalties", "ints", "per seat: points of picked-up pile cards it could not play "
               "(Free Discard Pile), added to its hand's points", "tuple(s.penalties)",
-              PerSeat(Scaled(_score_scale))),
+              PerSeat(Scaled(_score_scale)),
+              default=per_seat(0)),
     core("scores", PerSeat(Scaled(_score_scale)), "match scores / target_score"),
     ViewField("hand_number", "count", "hands played before this one in a match",
-              "s.hand_number"),
-    ViewField("first_player", "seat", "who played first this hand", "s.first"),
+              "s.hand_number",
+              default=constant(0)),
+    ViewField("first_player", "seat", "who played first this hand", "s.first",
+              default=last_dealer()),
     ViewField("stuck", "count", "turns in a row that ended with no card placed, drawn or "
-              "taken (the hand is blocked at one per player)", "s.stuck"),
-    agenda_field(),
+              "taken (the hand is blocked at one per player)", "s.stuck",
+              default=constant(0)),
+    agenda_field(default=Default(
+        "by `phase`: the decision's frame for `current_player` (`follow` and `suit` with the "
+        "`decision_pile`) on top of the turn it belongs to (`answer` while a pile with a "
+        "penalty is `to_play`, `turn` while another is, else `end`); during `pile hand` one "
+        "`pile_hand` frame for the pile without a top", _agenda_default)),
 )
 
 
@@ -373,6 +463,7 @@ class JokersOfDeathGame(TableEngine):
     actions = ACTIONS
     low_score_wins = True
     phases = PHASES
+    offers = OFFERS
     view_fields = VIEW_FIELDS
     deal_step = -1  # dealt counter-clockwise from the first player, as play goes
     frame_args: ClassVar[dict[str, tuple[str, ...]]] = {

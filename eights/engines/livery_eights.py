@@ -33,6 +33,7 @@ from typing import Any, ClassVar
 from ..cards import ACE, NO_CARD, NUM_STANDARD, QUEEN, RANK
 from ..config import option
 from .blocks import ActionSpace, Block
+from .defaults import While, constant
 from .encoding import Seat
 from .events import CORE_EVENTS, PILE_GAME_EVENTS, EventKind, declare_events
 from .fields import ViewField
@@ -52,6 +53,9 @@ EIGHT, TWO = 8, 2
 TWO_PICK_UP = 2
 PHASES = {"turn": "play", "suit": "choose suit", "last_card": "last card",
           "challenge": "challenge"}
+#: the action blocks each decision offers (a reader without the view's phase derives it)
+OFFERS = {"turn": ("play", "draw"), "suit": ("suit",), "last_card": ("last_card", "pass"),
+          "challenge": ("challenge", "pass")}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -127,6 +131,7 @@ class LiveryEightsGame(PileEngine):
     points_by_rank = (1, 2, 3, 4, 5, 6, 7, 30, 9, 10, 10, 10, 10)
     attack_ranks: ClassVar[dict[int, int]] = {TWO: 3, ACE: 2}
     phases = PHASES
+    offers = OFFERS
     view_fields = pile_fields(
         cards=NUM_STANDARD, total_cards=lambda config: 52 * config.num_decks,
         score_scale=lambda config: 100.0 * (config.match_games if config.match else 1),
@@ -134,7 +139,13 @@ class LiveryEightsGame(PileEngine):
         own_encoded=[
             pending_field(),
             ViewField("offender", "seat", "a seat that missed its last-card call and may be "
-                      "challenged now, else null", _offender, Seat(others=True)),
+                      "challenged now, else null", _offender, Seat(others=True),
+                      default=constant(None), required_while=While(
+                          "while `phase` is `challenge` (in a decide: while `legal` holds "
+                          "`challenge`)",
+                          lambda known: known.values["phase"] == PHASES["challenge"],
+                          {"required": ["phase"],
+                           "properties": {"phase": {"const": PHASES["challenge"]}}})),
         ])
 
     config: LiveryEightsConfig

@@ -32,6 +32,7 @@ from ..cards import (
 )
 from ..config import ConfigError, GameConfig, option
 from .blocks import Block, cards, suits
+from .defaults import Default, constant, last_dealer, last_event_direction, per_seat, stock_left
 from .encoding import CardCounts, CardList, Choice, Flag, OneHot, PerSeat, Scaled, Seat
 from .events import CORE_EVENTS, PILE_GAME_EVENTS, declare_events
 from .fields import ViewField, core
@@ -162,32 +163,41 @@ def pile_fields(*, cards: int, total_cards: Any, score_scale: Any, phases: Seque
                   Choice(tuple(phases), phase_options or {}), names=tuple(phases)),
         *own_encoded,
         ViewField("direction", "int", "1 while play goes up the seats, -1 after a reverse",
-                  "s.direction", Flag(1)),
+                  "s.direction", Flag(1), default=last_event_direction(1)),
         core("current_player", Seat(), "who acts now", feature="to_act"),
         core("hand_sizes", PerSeat(Scaled(total_cards), others=True),
              "each opponent's hand size / total cards"),
         ViewField("stock_size", "count", "cards left in the face-down stock",
-                  "len(s.stock)", Scaled(total_cards), feature="stock"),
+                  "len(s.stock)", Scaled(total_cards), feature="stock",
+                  default=stock_left(
+                      "the deck's cards less the hands (`hand_sizes`) and the discard pile "
+                      "(`discard_counts`); send it only with `discard_counts`",
+                      lambda known: sum(known.values["hand_sizes"])
+                      + sum(known.values["discard_counts"]))),
         ViewField("discard_counts", "card_counts", "every card in the discard pile (the top one "
                   "included) and its copies",
                   "bytes(s.pile_counts[0])", CardCounts(cards, _decks),
-                  feature="discards"),
+                  feature="discards", default=Default(
+                      "the top card alone: `{\"<top>\": 1}`",
+                      lambda known: {} if known.top < 0 else {card_text(known.top): 1})),
         core("scores", PerSeat(Scaled(score_scale)) if match else None, "match scores"),
         *([ViewField("hand_number", "count", "hands played before this one in a match (0 in a "
                      "single hand)",
-                     "s.hand_number")] if match else []),
-        ViewField("first_player", "seat", "who played first this hand", "s.first"),
+                     "s.hand_number", default=constant(0))] if match else []),
+        ViewField("first_player", "seat", "who played first this hand", "s.first",
+                  default=last_dealer()),
         ViewField("stuck", "count", "turns in a row in which nobody could move (the hand is "
                   "blocked at one per player)",
-                  "s.stuck"),
+                  "s.stuck", default=constant(0)),
         *own,
         ViewField("drew_on_suit", "seat_suits", "per seat: the suit to follow when it last "
                   "drew instead of playing, null once it has played since",
                   "tuple(s.drew_suit)", PerSeat(OneHot(4), others=True),
-                  feature="drew_suit"),
+                  feature="drew_suit", default=per_seat(None)),
         ViewField("drew_on_rank", "seat_ranks", "per seat: the top card's rank then (A to K), "
                   "or null", "tuple(s.drew_rank)",
-                  PerSeat(OneHot(13, first=1), others=True), feature="drew_rank"),
+                  PerSeat(OneHot(13, first=1), others=True), feature="drew_rank",
+                  default=per_seat(None)),
     )
 
 
@@ -214,10 +224,6 @@ class PileEngine(TableEngine):
     wild_rank: ClassVar[int] = 8
     #: ``[suit][rank]`` -> the cards that fit there (made from :attr:`wild_rank`)
     _cards_that_fit: ClassVar[tuple[tuple[frozenset[int], ...], ...]] = _cards_that_fit(8)
-    #: frame kind -> the phase name views show for it
-    phases: ClassVar[dict[str, str]] = {"turn": "play"}
-    #: the frame kind whose phase a view shows when nothing is pending (the game is over)
-    idle_frame: ClassVar[str] = "turn"
     event_kinds = declare_events(CORE_EVENTS, PILE_GAME_EVENTS)
 
     state: PileState

@@ -114,6 +114,15 @@ class TableEngine(Engine):
     frame_args: ClassVar[dict[str, tuple[str, ...]]] = {}
     #: the way the deal goes round from the first player: +1 up the seats, -1 down
     deal_step: ClassVar[int] = 1
+    #: decision frame kind -> the phase a view shows while it is the decision at hand
+    phases: ClassVar[dict[str, str]] = {}
+    #: decision frame kind -> the action blocks its decisions may offer (a lone forced
+    #: action is no decision). A reader of a view without its ``phase`` derives it from
+    #: these (:func:`~eights.engines.defaults.phase_rule`), and a test holds every decision
+    #: of every option config to them
+    offers: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: the frame kind whose phase a view shows when nothing is pending (the game is over)
+    idle_frame: ClassVar[str] = "turn"
     #: whether :meth:`_settle` keeps :attr:`forced_moves`: off until
     #: :meth:`record_forced_moves` (the record costs 3-4% of the raw engine's decisions per
     #: second, and only a narrator reads it)
@@ -155,6 +164,24 @@ class TableEngine(Engine):
         if cls.View is not PlayerView:
             cls.View.cardset = cls.cardset
             cls.View.event_kinds = cls.event_kinds
+        cls._check_offers()
+
+    @classmethod
+    def _check_offers(cls) -> None:
+        """Every phase's frame kind declares the blocks it offers, each a block of the
+        variant's action space."""
+        if not cls.phases or "actions" not in dir(cls):
+            return
+        if set(cls.offers) != set(cls.phases) or cls.idle_frame not in cls.phases:
+            raise TypeError(f"{cls.__name__}: offers must name the blocks of each frame kind "
+                            f"of phases ({', '.join(cls.phases)}), and idle_frame one of them; "
+                            f"offers names {', '.join(cls.offers) or 'none'}")
+        unknown = sorted({b for blocks in cls.offers.values() for b in blocks}
+                         - set(cls.actions.blocks))
+        if unknown:
+            raise TypeError(f"{cls.__name__}: offers names blocks the action space lacks: "
+                            f"{', '.join(unknown)}; the blocks are "
+                            f"{', '.join(cls.actions.blocks)}")
 
     @classmethod
     def encoder(cls, config: Any) -> Encoder:
@@ -527,10 +554,11 @@ class TableEngine(Engine):
         raise NotImplementedError(f"{self.variant}: determinize is not implemented")
 
 
-def agenda_field() -> ViewField:
-    """The view field of a variant whose every frame is public: its whole agenda."""
+def agenda_field(**rules: Any) -> ViewField:
+    """The view field of a variant whose every frame is public: its whole agenda
+    (``rules``: its ``default`` and ``required_while``, see :mod:`eights.engines.defaults`)."""
     return ViewField("agenda", "frames", "what is pending, bottom first (the top frame is the "
-                     "decision at hand); every frame is public", "tuple(s.agenda)")
+                     "decision at hand); every frame is public", "tuple(s.agenda)", **rules)
 
 
 def empty_piles(count: int, kinds: int) -> dict[str, list]:

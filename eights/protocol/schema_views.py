@@ -4,8 +4,8 @@
 per-variant view definitions (``$defs/<variant>_view``) are not written by
 hand: each is made here from the variant's view class (the fields and their
 protocol kinds, from :mod:`eights.engines.fields`), each field's declared
-meaning, and the protocol's defaults for the fields a frontend may leave out
-(:mod:`eights.protocol.view_rules`). Its event definitions
+meaning, and the defaults the engine declares for the fields a frontend may
+leave out (:mod:`eights.engines.defaults`). Its event definitions
 (``$defs/<variant>_event``, one branch per declared kind with its arguments
 typed) are made from the variant's event kinds (:mod:`eights.engines.events`),
 and the protocol version it names from :data:`~eights.protocol.messages.PROTOCOL`.
@@ -26,10 +26,10 @@ from typing import Any
 from ..engines import VARIANTS, engine_class
 from ..engines.base import PlayerView
 from ..engines.cardset import STANDARD
+from ..engines.defaults import NOT_CONSTANT, RequiredWhile
 from ..engines.events import ARG_KINDS, EventKind
 from .messages import PROTOCOL
-from .view_rules import NOT_CONSTANT, RequiredWhile, required_fields, rules_for
-from .views import PILE_INNER_KINDS, view_class, view_fields
+from .views import PILE_INNER_KINDS, required_fields, rules_for, view_class, view_fields
 
 SCHEMA_FILE = "schema.json"
 

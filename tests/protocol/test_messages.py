@@ -9,10 +9,10 @@ import pytest
 
 from eights.engines import VARIANTS, make_game
 from eights.engines.crazy_eights import CrazyEightsGame
+from eights.engines.defaults import NOT_CONSTANT, RequiredWhile
 from eights.protocol import messages as m
 from eights.protocol.errors import ERROR_CODES, ProtocolError
-from eights.protocol.view_rules import NOT_CONSTANT, RequiredWhile, required_fields, rules_for
-from eights.protocol.views import view_fields
+from eights.protocol.views import required_fields, rules_for, view_fields
 
 SENDER = {"hello": "frontend", "decide": "frontend", "game_over": "frontend", "bye": "frontend",
           "ready": "bot", "action": "bot", "error": "bot"}
