@@ -115,10 +115,21 @@ def protocol_events() -> str:
     return events_table({variant: engine_class(variant).event_kinds for variant in REGISTRY})
 
 
+def protocol_view(variant: str) -> Callable[[], str]:
+    """The table of ``variant``'s view fields in docs/protocol.md (required, default, meaning),
+    from the engine's declarations."""
+    def table() -> str:
+        from ..protocol.schema_views import view_table
+
+        return view_table(variant)
+    return table
+
+
 #: blocks of the pages about every variant at once, made from the registry
-SHARED_BLOCKS: dict[str, Callable[[], str]] = {"gym-ids": gym_ids,
-                                               "protocol-variants": protocol_variants,
-                                               "protocol-events": protocol_events}
+SHARED_BLOCKS: dict[str, Callable[[], str]] = {
+    "gym-ids": gym_ids, "protocol-variants": protocol_variants,
+    "protocol-events": protocol_events,
+    **{f"protocol-view-{variant}": protocol_view(variant) for variant in REGISTRY}}
 #: those pages, relative to the repository root
 SHARED_PAGES = (Path("docs") / "training.md", Path("docs") / "protocol.md")
 

@@ -69,14 +69,15 @@ KIND_SCHEMAS.update({f"pile_{inner}": _array(KIND_SCHEMAS[inner]) for inner in P
 
 #: the fields every view has (:class:`PlayerView`), in the protocol's words
 CORE_MEANINGS: dict[str, str] = {
-    "seat": "",
-    "current_player": "The seat to act, or null once the game is over.",
+    "seat": "The seat this view belongs to (in a decide, the seat to decide).",
+    "current_player": "The seat to act (`null` once the game is over); in a decide, equal to "
+                      "`seat`.",
     "hand": "This seat's cards, in any order (our frontends sort them by suit then rank).",
     "hand_sizes": "Cards in each seat's hand, in seat order.",
     "scores": "Each seat's points (match totals in a match).",
     "turn": "Actions applied so far, forced ones included.",
-    "game_over": "",
-    "history": "Every public event so far, oldest first.",
+    "game_over": "Whether the game has ended.",
+    "history": "Every public event so far, oldest first (see [Events](#events)).",
 }
 
 
@@ -98,6 +99,34 @@ def _meanings(variant: str) -> dict[str, str]:
     meanings = {f.name: _sentence(f.doc) for f in declared if not f.core}
     meanings.update(CORE_MEANINGS)
     return meanings
+
+
+def _cell(text: str) -> str:
+    """A sentence as a Markdown table cell: no leading capital, no closing full stop."""
+    text = text.strip().removesuffix(".")
+    return (text[:1].lower() + text[1:]).replace("|", "\\|")
+
+
+def view_table(variant: str) -> str:
+    """docs/protocol.md's table of ``variant``'s view fields: whether each is required, what
+    a reader takes it to be when it is left out, and what it means, all from the engine's
+    declarations (the same words as ``schema.json``'s descriptions)."""
+    cls = view_class(variant)
+    meanings, rules = _meanings(variant), rules_for(variant)
+    rows = ["| field | required | when left out | meaning |", "| --- | --- | --- | --- |"]
+    for name in view_fields(variant):
+        meaning = _cell(meanings.get(name, ""))
+        if cls.field_kinds.get(name) == "phase":
+            meaning += ": " + ", ".join(f"`{phase}`" for phase in cls.phase_names)
+        rule = rules.get(name)
+        if rule is None:
+            required, left_out = "**yes**", ""
+        elif isinstance(rule, RequiredWhile):
+            required, left_out = rule.text, rule.default.text
+        else:
+            required, left_out = "no", rule.text
+        rows.append(f"| `{name}` | {required} | {left_out} | {meaning} |")
+    return "\n".join(rows)
 
 
 def view_definition(variant: str) -> dict[str, Any]:
