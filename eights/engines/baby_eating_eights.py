@@ -88,7 +88,17 @@ from ..cards import (
 )
 from ..config import ConfigError, GameConfig, check_teams, option, seat_teams
 from .blocks import ActionSpace, Block, cards, numbers
-from .defaults import Default, Known, constant, current_player, from_config, per_seat, seat_or_none
+from .defaults import (
+    Default,
+    Known,
+    While,
+    constant,
+    current_player,
+    from_config,
+    in_phases,
+    per_seat,
+    seat_or_none,
+)
 from .encoding import Allies, Flag, OneHot, Scaled, Seat
 from .events import CORE_EVENTS, PILE_GAME_EVENTS, EventKind, declare_events, pick
 from .fields import ViewField
@@ -399,6 +409,31 @@ def _run_number_default(known: Known) -> int:
     return 6 if rank == 9 and known.config.six_nine_four_in_a_row else rank
 
 
+def _run_goes_on(known: Known) -> bool:
+    """A card of the run's number may be played, now or once the decision at hand is taken
+    (a wild's suit, an effect's target, a bottom card, a Jack round: the next seat may go
+    on with the run): then how long the run is decides whether it makes Four in a Row."""
+    if known.values["phase"] != PHASE_OF["turn"]:
+        return True
+    number = _run_number_default(known)
+    numbers = NUMBER if known.config.six_nine_four_in_a_row else RANK
+    return any(numbers[c] == number and f"play {card_text(c)}" in known.legal
+               for c in known.values["hand"])
+
+
+def _mode_possible(known: Known) -> bool:
+    """The Guarantee Joker's mode may be on: the stock and the discard pile (the deck less the
+    hands) hold fewer than ``guarantee_cards_per_player`` cards per player. The mode is a
+    frame at the bottom of the agenda, which the agenda's default has not."""
+    threshold = known.config.guarantee_cards_per_player * known.n
+    return known.deck_size - sum(known.values["hand_sizes"]) < threshold
+
+
+_MODE_TEXT = ("while the stock and the discard pile (the deck less `hand_sizes`) hold fewer "
+              "than `guarantee_cards_per_player` cards per player (the Guarantee Joker's mode "
+              "may be on)")
+
+
 def _agenda_default(known: Known) -> list[dict[str, Any]]:
     """The pending frames a table shows: the decision at hand (by ``phase``) on top of the
     dropped card's pending effect (``effect_card``) and the turn passing on after it."""
@@ -427,13 +462,22 @@ _AGENDA_DEFAULT = Default(
     _agenda_default)
 
 
+_IN_PHASES = in_phases(PHASE_OF["suit"], PHASE_OF["jacks"], PHASE_OF["bottom"])
+_AGENDA_REQUIRED = While(
+    f"{_IN_PHASES.text}, or {_MODE_TEXT}",
+    lambda known: _IN_PHASES.applies(known) or _mode_possible(known))
+
 _OWN_ENCODED = (
     ViewField("three_live", "bool", "the top card is a Three: the next card's effect is cancelled",
               "s.three_live", Flag(),
               default=Default("`true` when `top` is a Three (send `false` for a Three that went on"
                               " a live Three)",
                               lambda known: (0 <= known.top < NUM_STANDARD
-                                             and RANK[known.top] == 3))),
+                                             and RANK[known.top] == 3)),
+              required_while=While(
+                  "while `top` is a Three", lambda known: (0 <= known.top < NUM_STANDARD
+                                                          and RANK[known.top] == 3),
+                  {"required": ["top"], "properties": {"top": {"pattern": "^3"}}})),
     ViewField("locked", "bool", "the top Six or Nine went on a Three: no switching between "
               "Six and Nine",
               "s.locked", Flag(),
@@ -444,10 +488,14 @@ _OWN_ENCODED = (
               "s.free", Flag(),
               default=Default("read from `legal`: `true` when `top` is wild and a card neither "
                               "wild nor of `active_suit` is playable, or `top` is a joker with no "
-                              "`active_suit` (a wild starter), else `false`", _free_default)),
+                              "`active_suit` (a wild starter), else `false`", _free_default),
+              required_while=in_phases("choose suit")),
     ViewField("extra_drop", "bool", "the player whose turn it is drops again after a Ten",
               _extra_drop, Flag(),
-              default=constant(False)),
+              default=constant(False), required_while=While(
+                  "while `top` is a Ten (its player may drop again)",
+                  lambda known: 0 <= known.top < NUM_STANDARD and RANK[known.top] == 10,
+                  {"required": ["top"], "properties": {"top": {"pattern": "^10"}}})),
     ViewField("effect_cancelled", "bool", "a Three cancels that effect",
               _effect_cancelled, Flag(),
               default=constant(False)),
@@ -459,7 +507,9 @@ _OWN_ENCODED = (
               default=constant(None)),
     ViewField("run_length", "count", "cards of that number in a row since the last Four in "
               "a Row", "s.run_length", Scaled(4),
-              default=constant(1)),
+              default=constant(1), required_while=While(
+                  "while `phase` is not `play`, or `legal` holds a `play` of the run's number "
+                  "(`run_number`'s default)", _run_goes_on)),
     ViewField("run_number", "int", "the number on top for Four in a Row (6 for Sixes and Nines, "
               "0 for a joker)",
               "s.run_number", Scaled(13),
@@ -470,7 +520,7 @@ _OWN_ENCODED = (
               default=from_config("teams", lambda config: list(config.team_of()))),
     ViewField("guarantee_victim", "seat", "the seat the Guarantee Joker's mode is on, else null",
               "s.victim", Seat(), feature="victim",
-              default=constant(None)),
+              default=constant(None), required_while=While(_MODE_TEXT, _mode_possible)),
     ViewField("actor", "seat", "whose turn it is (current_player may act out of turn: a "
               "Jack round, Four in a Row)",
               "s.actor", Seat(),
@@ -488,7 +538,7 @@ _OWN = (
     ViewField("drew_on_lock", "ints", "per seat: 1 if the top Six or Nine was locked when it "
               "last drew", "tuple(s.drew_lock)",
               default=per_seat(0)),
-    agenda_field(default=_AGENDA_DEFAULT),
+    agenda_field(default=_AGENDA_DEFAULT, required_while=_AGENDA_REQUIRED),
 )
 
 

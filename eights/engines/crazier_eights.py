@@ -92,6 +92,7 @@ from .defaults import (
     While,
     constant,
     from_config,
+    in_a_match,
     last_dealer,
     per_seat,
     seat_or_none,
@@ -371,16 +372,12 @@ def _on_table(known: Known) -> int:
             + sum(map(len, v["in_play"])))
 
 
-def _played_default(known: Known) -> list[int]:
-    v = known.values
-    seat = v["current_player"]
-    done = v["phase"] == DECISIONS["main"] and bool(v["hand"]) and not known.legal_has("play")
-    return [int(q == seat and done) for q in range(known.n)]
+def _a_match(config: CrazierEightsConfig) -> bool:
+    return config.games > 1
 
 
-def _discards_left_default(known: Known) -> list[int]:
-    seat = known.values["current_player"]
-    return [int(q == seat and known.legal_has("discard")) for q in range(known.n)]
+#: the match bookkeeping decides what follows a game's end (who starts, whether the match ends)
+_IN_A_MATCH = in_a_match("`games` is more than 1", _a_match)
 
 
 def _ability_default(known: Known) -> tuple[int, int]:
@@ -464,14 +461,9 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
               default=Default("the `seat` of the agenda's turn frames (`draw_phase`, `main_phase`,"
                               " `end_phase`, `next_turn`), else `current_player`", _lead_default)),
     ViewField("discards_left", "counts", "per seat: discards left this turn",
-              "tuple(s.discards)", PerSeat(Scaled(3)),
-              default=Default("`1` for `current_player` when `legal` holds a `discard` action, "
-                              "else `0`", _discards_left_default)),
+              "tuple(s.discards)", PerSeat(Scaled(3))),
     ViewField("played", "counts", "per seat: 1 once it played a card this turn",
-              "tuple(s.played)", PerSeat(Flag()),
-              default=Default("`1` for `current_player` during `main` when `legal` holds no `play`"
-                              " action (had it not played, an asset at least could be), else `0`",
-                              _played_default)),
+              "tuple(s.played)", PerSeat(Flag())),
     ViewField("out", "counts", "per seat: 1 once it lost the game and left", "tuple(s.out)",
               PerSeat(Flag())),
     ViewField("teams", "ints", "each seat's team (the seat itself without teams)",
@@ -491,22 +483,25 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
     ViewField("lost_with", "counts", "per seat: cards in hand when it lost (its points)",
               "tuple(s.lost_with)",
               default=per_seat(0)),
-    core("scores", PerSeat(Scaled(_score_scale)), "match points / (20 x games)"),
+    core("scores", PerSeat(Scaled(_score_scale)), "match points / (20 x games)",
+         default=per_seat(0), required_while=_IN_A_MATCH),
     ViewField("hand_number", "count", "games played before this one in a match",
               "s.hand_number",
-              default=constant(0)),
+              default=constant(0), required_while=_IN_A_MATCH),
     ViewField("first_player", "seat", "who played first this game", "s.first",
-              default=last_dealer()),
+              default=last_dealer(), required_while=in_a_match(
+                  "`games` is more than 1", _a_match, unless_history=True)),
     agenda_field(
         default=Default(
             "a main phase's: a `main` frame for `current_player` (under a `name_colour` one "
             "during `name colour`) on top of one for each ally still to take it (seat order) "
             "and an `end_phase` frame for `current_player`", _agenda_default),
         required_while=While(
-            "while `phase` is neither `main` nor `name colour` (an ability's decision)",
-            lambda known: known.values["phase"] not in _MAIN_DECISIONS,
-            {"required": ["phase"],
-             "properties": {"phase": {"not": {"enum": list(_MAIN_DECISIONS)}}}})),
+            "while `phase` is neither `main` nor `name colour` (an ability's decision), and "
+            "with teams (allies still to take the team's main phase)",
+            lambda known: (known.values["phase"] not in _MAIN_DECISIONS
+                           or known.config.teams > 0),
+            None)),
 )
 
 

@@ -169,11 +169,62 @@ def stock_left(text: str, on_table: Callable[[Known], int]) -> Default:
     return Default(text, lambda known: max(0, known.deck_size - on_table(known)))
 
 
+# ------------------------------------------------------------------ when a guess could be wrong
+# A default must never be a wrong guess: where what a reader knows (the sent fields, the
+# legal actions, the history when it is sent) does not fix a field's value, the field is
+# required. These are the conditions the variants share.
+def in_phases(*names: str) -> While:
+    """Required while ``phase`` is one of ``names`` (a condition the schema states too)."""
+    text = " or ".join(f"`{name}`" for name in names)
+    schema = {"const": names[0]} if len(names) == 1 else {"enum": list(names)}
+    return While(f"while `phase` is {text}", lambda known: known.values["phase"] in names,
+                 {"required": ["phase"], "properties": {"phase": schema}})
+
+
+#: a view whose ``history`` is left out (or empty: a sent one holds its ``deal`` at least)
+_NO_HISTORY = {"not": {"required": ["history"], "properties": {"history": {"minItems": 1}}}}
+
+
+def around_the_table() -> While:
+    """The direction: with two players either way is the other seat, so it changes nothing;
+    with more it decides who is next, and only the history tells it."""
+    return While("with more than 2 players (`hand_sizes`), unless `history` is sent",
+                 lambda known: known.n > 2 and not known.events,
+                 {"required": ["hand_sizes"], "properties": {"hand_sizes": {"minItems": 3}},
+                  **_NO_HISTORY})
+
+
+def in_a_match(option: str, is_match: Callable[[GameConfig], bool], *,
+               unless_history: bool = False) -> While:
+    """Match bookkeeping, which decides what follows the end of a hand: required in a match
+    (``option`` names the config's option that makes one), and with ``unless_history`` not
+    where the history is sent (the default reads it)."""
+    return While(f"in a match ({option}){', unless `history` is sent' if unless_history else ''}",
+                 lambda known: is_match(known.config) and not (unless_history and known.events))
+
+
+#: how near the turn limit ``turn`` must be sent: an action and the forced moves that follow
+#: it may reach the limit (the longest run of forced moves in the option sweep is 31, in a
+#: two-player crazy_eights hand on an empty stock; the minimal-view sweep checks every run
+#: it meets is shorter than this)
+TURN_LIMIT_REACH = 100
+
+
+def near_turn_limit() -> While:
+    """The turn count: it changes nothing until the next action, with the moves it forces,
+    reaches the turn limit. Only a frontend that counts the actions knows how near that is
+    (a reader without ``turn`` takes it to be far)."""
+    return While(f"from the config's `max_turns` - {TURN_LIMIT_REACH} on (the next action and "
+                 f"the moves it forces may reach the turn limit)",
+                 lambda known: (known.values.get("turn", 0)
+                                >= known.config.max_turns - TURN_LIMIT_REACH))
+
+
 #: the defaults of the fields every view has (:class:`~eights.engines.base.PlayerView`)
 #: and of its history
-CORE_DEFAULTS: dict[str, Default] = {
+CORE_DEFAULTS: dict[str, Rule] = {
     "scores": per_seat(0),
-    "turn": constant(0),
+    "turn": RequiredWhile(near_turn_limit(), constant(0)),
     "game_over": Default("`true` when `current_player` is `null`, else `false`",
                          lambda known: known.values["current_player"] < 0),
     "history": constant([]),

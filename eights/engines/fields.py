@@ -170,11 +170,15 @@ _CORE_GETTERS: dict[str, str] = {
 }
 
 
-def core(name: str, encoding: Encoding | None, doc: str, feature: str = "") -> ViewField:
+def core(name: str, encoding: Encoding | None, doc: str, feature: str = "",
+         default: Default | None = None, required_while: While | None = None) -> ViewField:
     """How a core field (``hand``, ``hand_sizes``, ``scores``, ``current_player``...) is
-    encoded; the engine core reads its value."""
+    encoded; the engine core reads its value. ``default`` and ``required_while``: where the
+    variant knows better than :data:`~eights.engines.defaults.CORE_DEFAULTS` (the scores
+    matter in its matches)."""
     return ViewField(name, _CORE_KINDS[name], doc, _CORE_GETTERS[name], encoding,
-                     "own" if name == "hand" else "public", feature=feature, core=True)
+                     "own" if name == "hand" else "public", feature=feature, core=True,
+                     default=default, required_while=required_while)
 
 
 def view_class(name: str, fields: Sequence[ViewField], module: str) -> type[PlayerView]:

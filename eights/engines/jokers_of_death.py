@@ -84,7 +84,9 @@ from .defaults import (
     Default,
     Known,
     While,
+    around_the_table,
     constant,
+    in_a_match,
     last_dealer,
     last_event_direction,
     per_seat,
@@ -362,6 +364,15 @@ def _agenda_default(known: Known) -> list[dict[str, Any]]:
     return [{"kind": below, "seat": seat, "args": []}, {"kind": kind, "seat": seat, "args": args}]
 
 
+#: the scores decide whether a hand's end ends the match
+_IN_A_MATCH = in_a_match("`match` is true", lambda config: config.match)
+#: Aces and Tens played count from the start of a turn, when every live pile is to play
+_TURN_UNDER_WAY = While(
+    "while a pile that is not `killed` is not `to_play` (a turn under way, or an answer)",
+    lambda known: any(not killed and not todo for killed, todo
+                      in zip(known.values["killed"], known.values["to_play"], strict=True)))
+
+
 def _in_phases(*kinds: str) -> While:
     """Required while the phase is one of ``kinds``' (a condition the schema states too)."""
     names = [PHASES[kind] for kind in kinds]
@@ -386,7 +397,13 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
               "up at the deal)", "tuple(s.owners)", PerPile(Seat(), _piles), feature="owners",
               default=Default("`null` for every pile, except a 4 of Spades the seat answers "
                               "holding a Joker that `legal` does not let it play there: its own",
-                              _owners_default)),
+                              _owners_default),
+              required_while=While(
+                  "while a pile's top (`pile_tops`) is the 4 of Spades: who put it there decides "
+                  "whether a Joker may answer it",
+                  lambda known: FOUR_OF_SPADES in known.values["pile_tops"],
+                  {"required": ["pile_tops"],
+                   "properties": {"pile_tops": {"contains": {"const": "4S"}}}})),
     ViewField("killed", "pile_bool", "each pile: killed by a Joker (out of play)",
               "tuple(map(bool, s.killed))", PerPile(Flag(), _piles)),
     ViewField("to_play", "pile_bool", "each pile: still to play (or to answer) this turn",
@@ -401,10 +418,10 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
               Choice(tuple(PHASES.values())), names=tuple(PHASES.values())),
     ViewField("aces_played", "count", "Aces played this turn (each skips a player when it "
               "ends)", "s.aces", Scaled(4), feature="aces",
-              default=constant(0)),
+              default=constant(0), required_while=_TURN_UNDER_WAY),
     ViewField("tens_played", "count", "Tens played this turn (its player then decides the "
               "direction)", "s.tens", Flag(), feature="tens",
-              default=constant(0)),
+              default=constant(0), required_while=_TURN_UNDER_WAY),
     ViewField("fresh_turn", "bool", "true from the start of an ordinary turn until its player "
               "places, draws or picks up a card (Free Discard Pile: a pile may be picked up "
               "only then)", "bool(s.fresh)",
@@ -412,10 +429,15 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
                               lambda known: known.legal_has("pick up"))),
     ViewField("knocked", "ints", "per seat: 1 knocked with one card, -1 chose not to knock "
               "for it, 0 neither", "tuple(s.knocked)", PerSeat(Flag(1)),
-              default=per_seat(0)),
+              default=per_seat(0), required_while=While(
+                  "while a seat holds one card (`hand_sizes`): drawing or taking a card undoes "
+                  "a knock",
+                  lambda known: 1 in known.values["hand_sizes"],
+                  {"required": ["hand_sizes"],
+                   "properties": {"hand_sizes": {"contains": {"const": 1}}}})),
     ViewField("direction", "int", "1 while play goes up the seats, -1 the other way (the "
               "game starts counter-clockwise: -1)", "s.direction", Flag(1),
-              default=last_event_direction(-1)),
+              default=last_event_direction(-1), required_while=around_the_table()),
     core("current_player", Seat(), "who acts now", feature="to_act"),
     core("hand_sizes", PerSeat(Scaled(_total), others=True),
          "each opponent's hand size / total cards"),
@@ -437,20 +459,26 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
               "(Free Discard Pile), added to its hand's points", "tuple(s.penalties)",
               PerSeat(Scaled(_score_scale)),
               default=per_seat(0)),
-    core("scores", PerSeat(Scaled(_score_scale)), "match scores / target_score"),
+    core("scores", PerSeat(Scaled(_score_scale)), "match scores / target_score",
+         default=per_seat(0), required_while=_IN_A_MATCH),
     ViewField("hand_number", "count", "hands played before this one in a match",
               "s.hand_number",
               default=constant(0)),
     ViewField("first_player", "seat", "who played first this hand", "s.first",
-              default=last_dealer()),
+              default=last_dealer(), required_while=in_a_match(
+                  "`match` is true", lambda config: config.match, unless_history=True)),
     ViewField("stuck", "count", "turns in a row that ended with no card placed, drawn or "
               "taken (the hand is blocked at one per player)", "s.stuck",
-              default=constant(0)),
+              default=constant(0), required_while=While(
+                  "while `stock_size` is 0 (with a stock, every turn draws or places a card)",
+                  lambda known: known.values["stock_size"] == 0,
+                  {"required": ["stock_size"], "properties": {"stock_size": {"const": 0}}})),
     agenda_field(default=Default(
         "by `phase`: the decision's frame for `current_player` (`follow` and `suit` with the "
         "`decision_pile`) on top of the turn it belongs to (`answer` while a pile with a "
         "penalty is `to_play`, `turn` while another is, else `end`); during `pile hand` one "
-        "`pile_hand` frame for the pile without a top", _agenda_default)),
+        "`pile_hand` frame for the pile without a top", _agenda_default),
+        required_while=_in_phases("suit", "knock")),
 )
 
 

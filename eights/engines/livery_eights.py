@@ -135,7 +135,7 @@ class LiveryEightsGame(PileEngine):
     view_fields = pile_fields(
         cards=NUM_STANDARD, total_cards=lambda config: 52 * config.num_decks,
         score_scale=lambda config: 100.0 * (config.match_games if config.match else 1),
-         phases=tuple(PHASES.values()),
+         phases=tuple(PHASES.values()), counted_match=True,
         own_encoded=[
             pending_field(),
             ViewField("offender", "seat", "a seat that missed its last-card call and may be "

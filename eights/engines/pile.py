@@ -32,7 +32,16 @@ from ..cards import (
 )
 from ..config import ConfigError, GameConfig, option
 from .blocks import Block, cards, suits
-from .defaults import Default, constant, last_dealer, last_event_direction, per_seat, stock_left
+from .defaults import (
+    Default,
+    around_the_table,
+    constant,
+    in_a_match,
+    last_dealer,
+    last_event_direction,
+    per_seat,
+    stock_left,
+)
 from .encoding import CardCounts, CardList, Choice, Flag, OneHot, PerSeat, Scaled, Seat
 from .events import CORE_EVENTS, PILE_GAME_EVENTS, declare_events
 from .fields import ViewField, core
@@ -135,9 +144,15 @@ def _decks(config: GameConfig) -> int:
     return config.num_decks
 
 
+#: the match bookkeeping decides what follows a hand's end (who deals, whether the match ends)
+_IN_A_MATCH = in_a_match("`match` is true", lambda config: getattr(config, "match", False))
+_IN_A_MATCH_UNLESS_HISTORY = in_a_match(
+    "`match` is true", lambda config: getattr(config, "match", False), unless_history=True)
+
+
 def pile_fields(*, cards: int, total_cards: Any, score_scale: Any, phases: Sequence[str],
                 own: Sequence[ViewField] = (), own_encoded: Sequence[ViewField] = (),
-                match: bool = True,
+                match: bool = True, counted_match: bool = False,
                 phase_options: Mapping[str, str] | None = None) -> tuple[ViewField, ...]:
     """The view fields of a pile variant, in view and observation order.
 
@@ -148,7 +163,8 @@ def pile_fields(*, cards: int, total_cards: Any, score_scale: Any, phases: Seque
     scales hand and stock sizes, ``score_scale`` the scores. ``match``: the
     variant plays hands in a match (its views count them and its observation
     holds the scores; without matches scores come only at the end, so they are
-    not encoded). ``phase_options`` maps a phase only an option reaches to that option:
+    not encoded); ``counted_match``: a match is a number of hands, so the hand number
+    decides when it ends. ``phase_options`` maps a phase only an option reaches to that option:
     its feature is there only while the option is on (see
     :class:`~eights.engines.encoding.Choice`).
     """
@@ -163,7 +179,8 @@ def pile_fields(*, cards: int, total_cards: Any, score_scale: Any, phases: Seque
                   Choice(tuple(phases), phase_options or {}), names=tuple(phases)),
         *own_encoded,
         ViewField("direction", "int", "1 while play goes up the seats, -1 after a reverse",
-                  "s.direction", Flag(1), default=last_event_direction(1)),
+                  "s.direction", Flag(1), default=last_event_direction(1),
+                  required_while=around_the_table()),
         core("current_player", Seat(), "who acts now", feature="to_act"),
         core("hand_sizes", PerSeat(Scaled(total_cards), others=True),
              "each opponent's hand size / total cards"),
@@ -180,12 +197,16 @@ def pile_fields(*, cards: int, total_cards: Any, score_scale: Any, phases: Seque
                   feature="discards", default=Default(
                       "the top card alone: `{\"<top>\": 1}`",
                       lambda known: {} if known.top < 0 else {card_text(known.top): 1})),
-        core("scores", PerSeat(Scaled(score_scale)) if match else None, "match scores"),
+        core("scores", PerSeat(Scaled(score_scale)) if match else None, "match scores",
+             default=per_seat(0), required_while=_IN_A_MATCH if match else None),
         *([ViewField("hand_number", "count", "hands played before this one in a match (0 in a "
                      "single hand)",
-                     "s.hand_number", default=constant(0))] if match else []),
+                     "s.hand_number", default=constant(0),
+                     required_while=_IN_A_MATCH if counted_match else None)]
+          if match else []),
         ViewField("first_player", "seat", "who played first this hand", "s.first",
-                  default=last_dealer()),
+                  default=last_dealer(),
+                  required_while=_IN_A_MATCH_UNLESS_HISTORY if match else None),
         ViewField("stuck", "count", "turns in a row in which nobody could move (the hand is "
                   "blocked at one per player)",
                   "s.stuck", default=constant(0)),

@@ -607,8 +607,10 @@ def required_now(data: Any, variant: str, config: GameConfig,
     """The fields of the whole view ``data`` a frontend must send in this position: those
     every view needs and those required while something holds (a challenge is legal, a
     decision is not a main phase's...), read from ``data`` itself. Our tests send exactly
-    these to check that the defaults of the rest are enough."""
+    these to check that the defaults of the rest are enough. The ``history`` is optional,
+    so a field required unless it is sent (``direction``) is required here."""
     fields = _fields_of(view_class(variant))
+    data = {name: value for name, value in data.items() if name != "history"}
     values, _ = _read_values(data, variant, config, legal, sum(deck_counts(variant, config)))
     rules = rules_for(variant)
     return [name for name, _ in fields

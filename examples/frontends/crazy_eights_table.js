@@ -7,8 +7,9 @@
 // cannot or will not play: it is played at once if it fits, else you pass) and, for each
 // decision with more than one legal action, sends the bot the minimal view of
 // docs/protocol.md over WebSocket: the seat's hand, the top card, the suit to follow,
-// the hand sizes and whose turn it is. Every seat is played by the bot here; a real
-// frontend would ask a person for some of them, in `choose` below.
+// the hand sizes, whose turn it is and (with more than two players) the direction.
+// Every seat is played by the bot here; a real frontend would ask a person for some of
+// them, in `choose` below.
 //
 //   eights serve --agent heuristic --variant crazy_eights --port 8765
 //   node examples/frontends/crazy_eights_table.js ws://127.0.0.1:8765 [SEED] [PLAYERS]
@@ -311,9 +312,10 @@ class CrazyEights {
     return what;
   }
 
-  // What the seat to act sees, in the protocol's minimal form (docs/protocol.md).
+  // What the seat to act sees, in the protocol's minimal form (docs/protocol.md): with
+  // more than two players the direction of play too, which no other field tells.
   view() {
-    return {
+    const view = {
       seat: this.current,
       current_player: this.current,
       hand: [...this.hands[this.current]].sort(byOrder),
@@ -321,6 +323,8 @@ class CrazyEights {
       top: this.top,
       active_suit: this.suit,
     };
+    if (this.players > 2) view.direction = this.direction;
+    return view;
   }
 }
 

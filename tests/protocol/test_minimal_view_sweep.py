@@ -8,7 +8,12 @@ is in another phase that also names a suit) deals a position whose game goes
 on differently. So at every decision of seeded random games in every option
 config (tests/conftest.py's ``option_sweep``), every seat's minimal JSON view
 is read back and determinized, and the position dealt must be the engine's
-own: its phase and player to act, and for the seat to act its legal actions.
+own: its phase and player to act, and for the seat to act its legal actions
+and, after each of them, the next player to act, the phase and the legal
+actions. That last check puts the real hidden cards into the dealt position
+(hands, stock, pile order, the generator), so only the view's public fields
+can make the two games part: a default that guesses a direction, a score or a
+count of Aces played this turn makes them part.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import random
 import pytest
 
 from eights.engines import engine_class, make_game
+from eights.engines.defaults import TURN_LIMIT_REACH
 from eights.protocol.views import read_view, required_now, view_to_json
 from tests.conftest import available_variants, option_sweep
 
@@ -39,6 +45,36 @@ def minimal_view(view):
     return read_view(sent, view.variant, view.config, view.legal_actions)[0]
 
 
+def _with_real_cards(det, game) -> None:
+    """Give ``det`` the real game's hidden cards (hands, stock, pile order) and generator,
+    so what follows an action depends only on what the view told it."""
+    det.state.hands = [list(h) for h in game.state.hands]
+    det.state.stock = list(game.state.stock)
+    det.state.piles = [list(p) for p in game.state.piles]
+    det.state.pile_counts = [bytearray(c) for c in game.state.pile_counts]
+    det.rng.setstate(game.rng.getstate())
+
+
+def _after(engine, action: int) -> tuple[int, str | None, tuple[int, ...]]:
+    """Who acts, in which phase, with which legal actions after ``action`` (the engine is put
+    back after)."""
+    snap = engine.snapshot()
+    engine.step(action)
+    after = ((engine.current_player, None, ()) if engine.game_over else
+             (engine.current_player, engine.view(engine.current_player).phase,
+              tuple(engine.legal_actions())))
+    engine.restore(snap)
+    return after
+
+
+def _step(game, action: int) -> None:
+    """Apply ``action``; the moves it forces stay within the reach from the turn limit at
+    which ``turn`` must be sent (:data:`~eights.engines.defaults.TURN_LIMIT_REACH`)."""
+    before = game.turn
+    game.step(action)
+    assert game.turn - before <= TURN_LIMIT_REACH, (game.variant, game.turn - before)
+
+
 def check_minimal_views(variant: str, config: dict, games: int, seed: int,
                         rate: float = 1.0, most: int | None = None) -> int:
     """Check every seat's minimal view at a ``rate`` of the decisions of ``games`` random
@@ -52,7 +88,7 @@ def check_minimal_views(variant: str, config: dict, games: int, seed: int,
         while not game.game_over and (most is None or decisions < most):
             legal = game.legal_actions()
             if rng.random() >= rate:
-                game.step(legal[rng.randrange(len(legal))])
+                _step(game, legal[rng.randrange(len(legal))])
                 continue
             for seat in range(game.num_players):
                 view = game.view(seat)
@@ -67,8 +103,12 @@ def check_minimal_views(variant: str, config: dict, games: int, seed: int,
                 assert det.current_player == seat, where
                 assert det.legal_actions() == legal, where
                 assert det.view(seat).phase == view.phase, where
+                _with_real_cards(det, game)
+                for action in legal:
+                    assert _after(det, action) == _after(game, action), (
+                        *where, game.actions.text(action))
             decisions += 1
-            game.step(legal[rng.randrange(len(legal))])
+            _step(game, legal[rng.randrange(len(legal))])
     return decisions
 
 
