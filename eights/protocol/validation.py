@@ -92,15 +92,18 @@ def _distinct_items(validator: Any, items: Any, instance: Any,
         yield from _ITEMS(validator, items, instance, schema)
         return
     valid = _VALID.setdefault(id(items), (items, set()))[1]
+    bad: set[Any] = set()  # items of this array already refused
     for index, item in enumerate(instance):
         key = _key(item)
         try:
-            if key is not None and key in valid:
+            if key is not None and (key in valid or key in bad):
                 continue
         except TypeError:  # unhashable: an array or object inside
             key = None
         errors = list(validator.descend(item, items, path=index))
         if errors:
+            if key is not None:
+                bad.add(key)
             yield from errors
         elif key is not None:
             if len(valid) >= MAX_REMEMBERED:
@@ -223,7 +226,7 @@ def words(schema: Any) -> str:
     for key in ("anyOf", "oneOf"):
         if key in schema:
             return " or ".join(words(s) for s in schema[key])
-    types = schema.get("type", [])
+    types = schema.get("type", ["string"] if "pattern" in schema else [])
     types = [types] if isinstance(types, str) else list(types)
     nullable = "null" in types and len(types) > 1
     said = [_type_words(t, schema) for t in types if not (nullable and t == "null")]

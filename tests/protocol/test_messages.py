@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import jsonschema
 import pytest
 
 from eights.engines import VARIANTS, make_game
@@ -136,8 +137,6 @@ def test_builders_refuse_unknown_error_codes() -> None:
 
 
 # ------------------------------------------------------------------ the schema
-jsonschema = pytest.importorskip("jsonschema", reason="schema checks need the jsonschema package "
-                                                      "(pip install jsonschema)")
 
 
 @pytest.fixture(scope="module")
