@@ -54,28 +54,79 @@ def _is_integer(checker: Any, value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+#: arrays up to this long are remembered whole (a hand, the legal actions), longer ones by item
+MAX_KEYED = 16
+#: values remembered as valid, all subschemas together, before the memory starts over: a
+#: remembered value's key takes well under 1 KB, so the memory stays under about 16 MB
+MAX_REMEMBERED = 1 << 14
+
+
 def _key(item: Any) -> Any:
     """A hashable stand-in for ``item`` that equals another's only when the two are the same
-    JSON value (types included: ``True`` is not ``1``, ``1.0`` is not ``1``), or None when
-    ``item`` holds arrays or objects (those are validated every time)."""
+    JSON value (types included: ``True`` is not ``1``, ``1.0`` is not ``1``). A scalar, an
+    object or a short array has one; a long array has none (it is validated each time, its
+    items remembered one by one), and hashing the key of a value that holds arrays or objects
+    fails (it is not remembered)."""
     if isinstance(item, dict):
         values = tuple(item.values())
         return tuple(item), values, tuple(map(type, values))
     if isinstance(item, list):
-        return None
+        return (list, tuple(item), tuple(map(type, item))) if len(item) <= MAX_KEYED else None
     return type(item), item
 
 
-#: items each ``items`` schema has found valid, by the schema's id (the schema itself is kept
-#: beside them so the id stays its own): a bot's decides repeat the history they sent before
-_VALID: dict[int, tuple[Any, set[Any]]] = {}
-#: items remembered per schema before the memory starts over (a few MB at most)
-MAX_REMEMBERED = 1 << 15
+class _Memory:
+    """The values each subschema has found valid, by the subschema's id (the subschema is kept
+    beside its set, so the id stays its own). A value's validity depends on the value and the
+    subschema alone (schema.json has no ``unevaluated*`` keywords or dynamic references), so a
+    value seen before, in this message or an earlier one, need not be validated again: a
+    history repeats its events, and each decide repeats the history of the one before."""
+
+    def __init__(self) -> None:
+        self.sets: dict[int, tuple[Any, set[Any]]] = {}
+        self.count = 0
+
+    def valid(self, subschema: Any) -> set[Any]:
+        return self.sets.setdefault(id(subschema), (subschema, set()))[1]
+
+    def remember(self, valid: set[Any], key: Any) -> None:
+        if self.count >= MAX_REMEMBERED:
+            self.forget()
+        valid.add(key)
+        self.count += 1
+
+    def forget(self) -> None:
+        for _, valid in self.sets.values():
+            valid.clear()
+        self.count = 0
+
+
+_MEMORY = _Memory()
 
 
 def forget() -> None:
-    """Forget every item found valid (benchmarks/protocol_read.py times reads without it)."""
-    _VALID.clear()
+    """Forget every value found valid (benchmarks/protocol_read.py times reads without it)."""
+    _MEMORY.forget()
+
+
+def _checked(validator: Any, value: Any, subschema: Any, path: Any, valid: set[Any],
+             bad: set[Any] | None = None, schema_path: Any = None
+             ) -> Iterator[ValidationError]:
+    """``validator.descend`` into ``value``, unless ``subschema`` found the same value valid
+    before (``valid``, its set in :data:`_MEMORY`) or bad in this array (``bad``)."""
+    key = _key(value)
+    try:
+        if key is not None and (key in valid or (bad is not None and key in bad)):
+            return
+    except TypeError:  # unhashable: an array or object inside
+        key = None
+    errors = list(validator.descend(value, subschema, path=path, schema_path=schema_path))
+    if errors:
+        if key is not None and bad is not None:
+            bad.add(key)
+        yield from errors
+    elif key is not None:
+        _MEMORY.remember(valid, key)
 
 
 _ITEMS = BASE.VALIDATORS["items"]
@@ -84,35 +135,31 @@ _ITEMS = BASE.VALIDATORS["items"]
 def _distinct_items(validator: Any, items: Any, instance: Any,
                     schema: Mapping[str, Any]) -> Iterator[ValidationError]:
     """The ``items`` keyword, each distinct item validated once per process (the first bad
-    copy's index is the one named): an item's validity depends on the item and ``items``
-    alone (the schema has no ``unevaluatedItems`` or dynamic references), so a copy, in this
-    array or in an earlier message, adds nothing."""
+    copy's index is the one named): a history repeats its events, and a bot's decides
+    repeat the history they sent before."""
     if not (isinstance(items, dict) and "prefixItems" not in schema
             and validator.is_type(instance, "array")):
         yield from _ITEMS(validator, items, instance, schema)
         return
-    valid = _VALID.setdefault(id(items), (items, set()))[1]
-    bad: set[Any] = set()  # items of this array already refused
+    valid, bad = _MEMORY.valid(items), set()
     for index, item in enumerate(instance):
-        key = _key(item)
-        try:
-            if key is not None and (key in valid or key in bad):
-                continue
-        except TypeError:  # unhashable: an array or object inside
-            key = None
-        errors = list(validator.descend(item, items, path=index))
-        if errors:
-            if key is not None:
-                bad.add(key)
-            yield from errors
-        elif key is not None:
-            if len(valid) >= MAX_REMEMBERED:
-                valid.clear()
-            valid.add(key)
+        yield from _checked(validator, item, items, index, valid, bad)
+
+
+def _known_properties(validator: Any, properties: Any, instance: Any,
+                      schema: Mapping[str, Any]) -> Iterator[ValidationError]:
+    """The ``properties`` keyword, a value found valid once not validated again (a view's
+    seat, turn and top card repeat from one decide to the next)."""
+    if not validator.is_type(instance, "object"):
+        return
+    for name, subschema in properties.items():
+        if name in instance:
+            yield from _checked(validator, instance[name], subschema, name,
+                                _MEMORY.valid(subschema), schema_path=name)
 
 
 Validator = jsonschema.validators.extend(
-    BASE, validators={"items": _distinct_items},
+    BASE, validators={"items": _distinct_items, "properties": _known_properties},
     type_checker=BASE.TYPE_CHECKER.redefine("integer", _is_integer))
 
 

@@ -75,7 +75,7 @@ def test_the_memory_of_valid_items_is_bounded(monkeypatch) -> None:
     view = a_view()
     history = [{"kind": "pass", "player": 1, "card": None, "arg": i} for i in range(25)]
     validation.check({**view, "history": history}, "crazy_eights_view", "view")
-    assert all(len(valid) <= 10 for _, valid in validation._VALID.values())
+    assert sum(len(valid) for _, valid in validation._MEMORY.sets.values()) <= 10
 
 
 @pytest.mark.parametrize(("data", "name", "root", "code", "message"), [
