@@ -84,20 +84,31 @@ class _Memory:
 
     def __init__(self) -> None:
         self.sets: dict[int, tuple[Any, set[Any]]] = {}
+        #: for a ``contains`` subschema: whether each item seen matched it (either way)
+        self.verdicts: dict[int, tuple[Any, dict[Any, bool]]] = {}
         self.count = 0
 
     def valid(self, subschema: Any) -> set[Any]:
         return self.sets.setdefault(id(subschema), (subschema, set()))[1]
 
-    def remember(self, valid: set[Any], key: Any) -> None:
+    def verdicts_of(self, subschema: Any) -> dict[Any, bool]:
+        return self.verdicts.setdefault(id(subschema), (subschema, {}))[1]
+
+    def remember(self, valid: set[Any] | dict[Any, bool], key: Any, verdict: bool = True
+                 ) -> None:
         if self.count >= MAX_REMEMBERED:
             self.forget()
-        valid.add(key)
+        if isinstance(valid, dict):
+            valid[key] = verdict
+        else:
+            valid.add(key)
         self.count += 1
 
     def forget(self) -> None:
         for _, valid in self.sets.values():
             valid.clear()
+        for _, verdicts in self.verdicts.values():
+            verdicts.clear()
         self.count = 0
 
 
@@ -158,8 +169,78 @@ def _known_properties(validator: Any, properties: Any, instance: Any,
                                 _MEMORY.valid(subschema), schema_path=name)
 
 
+def _remembered_contains(validator: Any, contains: Any, instance: Any,
+                         schema: Mapping[str, Any]) -> Iterator[ValidationError]:
+    """The ``contains`` keyword, each item's match remembered either way (only the verdict
+    counts there): ``legal`` is searched for ``challenge`` in every decide. Its errors are
+    jsonschema's own keyword's."""
+    if not validator.is_type(instance, "array"):
+        return
+    verdicts = _MEMORY.verdicts_of(contains)
+    matcher = None
+    matches = 0
+    for item in instance:
+        key = _key(item)
+        try:
+            verdict = verdicts.get(key) if key is not None else None
+        except TypeError:
+            key = verdict = None
+        if verdict is None:
+            matcher = matcher or validator.evolve(schema=contains)
+            verdict = matcher.is_valid(item)
+            if key is not None:
+                _MEMORY.remember(verdicts, key, verdict)
+        matches += verdict
+    low, high = schema.get("minContains", 1), schema.get("maxContains", len(instance))
+    if matches > high:
+        yield ValidationError(f"Too many items match the given schema (expected at most "
+                              f"{high})", validator="maxContains", validator_value=high)
+    elif not matches and low:
+        yield ValidationError(f"{instance!r} does not contain items matching the given schema")
+    elif matches < low:
+        yield ValidationError(f"Too few items match the given schema (expected at least {low} "
+                              f"but only {matches} matched)", validator="minContains",
+                              validator_value=low)
+
+
+#: keywords that say nothing about validity (an ``if`` made of these and ``required`` and
+#: ``properties`` looks at the named properties only)
+ANNOTATIONS = frozenset({"description", "title", "default", "$comment"})
+
+
+def _if_verdict(validator: Any, if_schema: Any, instance: Any) -> bool:
+    """Whether ``instance`` passes ``if_schema``; remembered by the values of the properties
+    it looks at when it is made of ``required`` and ``properties`` alone (as every condition
+    of schema.json is: "while ``legal`` holds ``challenge``", "while ``phase`` is ...")."""
+    if (isinstance(if_schema, dict) and isinstance(instance, dict)
+            and set(if_schema) <= {"required", "properties"} | ANNOTATIONS):
+        names = sorted({*if_schema.get("required", ()), *if_schema.get("properties", {})})
+        keys = tuple(_key(instance[n]) if n in instance else (None, None) for n in names)
+        if None not in keys:
+            verdicts = _MEMORY.verdicts_of(if_schema)
+            try:
+                verdict = verdicts.get(keys)
+            except TypeError:  # a value holding arrays or objects
+                return validator.evolve(schema=if_schema).is_valid(instance)
+            if verdict is None:
+                verdict = validator.evolve(schema=if_schema).is_valid(instance)
+                _MEMORY.remember(verdicts, keys, verdict)
+            return verdict
+    return validator.evolve(schema=if_schema).is_valid(instance)
+
+
+def _remembered_if(validator: Any, if_schema: Any, instance: Any,
+                   schema: Mapping[str, Any]) -> Iterator[ValidationError]:
+    """The ``if`` keyword (with its ``then`` and ``else``), its verdict remembered
+    (:func:`_if_verdict`)."""
+    branch = "then" if _if_verdict(validator, if_schema, instance) else "else"
+    if branch in schema:
+        yield from validator.descend(instance, schema[branch], schema_path=branch)
+
+
 Validator = jsonschema.validators.extend(
-    BASE, validators={"items": _distinct_items, "properties": _known_properties},
+    BASE, validators={"items": _distinct_items, "properties": _known_properties,
+                      "contains": _remembered_contains, "if": _remembered_if},
     type_checker=BASE.TYPE_CHECKER.redefine("integer", _is_integer))
 
 

@@ -111,3 +111,18 @@ def test_a_view_is_read_against_its_variants_definition() -> None:
         read_view({**data, "discard_counts": {top: 300}}, "crazy_eights", game.config)
     assert info.value.message.startswith(f"view.discard_counts[{top!r}]: 300 is not allowed")
 
+
+
+def test_remembered_conditions_still_decide_each_message() -> None:
+    """The decide's condition (while ``legal`` holds ``challenge`` the view names the offender)
+    is remembered by the values it looks at, never by the message: each verdict is its own."""
+    def decide(legal: list, view: dict) -> dict:
+        return {"type": "decide", "id": 1, "game": 1, "view": view, "legal": legal}
+
+    for _ in range(2):
+        validation.check(decide(["pass", "draw"], {}), "decide")
+        err = refused(decide(["pass", "challenge"], {}), "decide")
+        assert err.code == "missing_field" and err.message.startswith(
+            "view: missing field(s) offender"), err.message
+        validation.check(decide(["pass", "challenge"], {"offender": 1}), "decide")
+        validation.check(decide(["pass", "draw"], {}), "decide")
