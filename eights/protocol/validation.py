@@ -68,8 +68,7 @@ def _key(item: Any) -> Any:
     items remembered one by one), and hashing the key of a value that holds arrays or objects
     fails (it is not remembered)."""
     if isinstance(item, dict):
-        values = tuple(item.values())
-        return tuple(item), values, tuple(map(type, values))
+        return tuple(item.items()), tuple(map(type, item.values()))
     if isinstance(item, list):
         return (list, tuple(item), tuple(map(type, item))) if len(item) <= MAX_KEYED else None
     return type(item), item
@@ -86,10 +85,19 @@ class _Memory:
         self.sets: dict[int, tuple[Any, set[Any]]] = {}
         #: for a ``contains`` subschema: whether each item seen matched it (either way)
         self.verdicts: dict[int, tuple[Any, dict[Any, bool]]] = {}
+        self.by_properties: dict[int, tuple[Any, list[tuple[str, Any, set[Any]]]]] = {}
         self.count = 0
 
     def valid(self, subschema: Any) -> set[Any]:
         return self.sets.setdefault(id(subschema), (subschema, set()))[1]
+
+    def property_sets(self, properties: Mapping[str, Any]) -> list[tuple[str, Any, set[Any]]]:
+        """(name, subschema, its set) for each of a ``properties`` keyword's subschemas."""
+        found = self.by_properties.get(id(properties))
+        if found is None:
+            found = self.by_properties[id(properties)] = (properties, [
+                (name, sub, self.valid(sub)) for name, sub in properties.items()])
+        return found[1]
 
     def verdicts_of(self, subschema: Any) -> dict[Any, bool]:
         return self.verdicts.setdefault(id(subschema), (subschema, {}))[1]
@@ -154,6 +162,12 @@ def _distinct_items(validator: Any, items: Any, instance: Any,
         return
     valid, bad = _MEMORY.valid(items), set()
     for index, item in enumerate(instance):
+        key = _key(item)
+        try:
+            if key in valid:  # the common case, without a generator per item
+                continue
+        except TypeError:
+            pass
         yield from _checked(validator, item, items, index, valid, bad)
 
 
@@ -163,10 +177,16 @@ def _known_properties(validator: Any, properties: Any, instance: Any,
     seat, turn and top card repeat from one decide to the next)."""
     if not validator.is_type(instance, "object"):
         return
-    for name, subschema in properties.items():
+    for name, subschema, valid in _MEMORY.property_sets(properties):
         if name in instance:
-            yield from _checked(validator, instance[name], subschema, name,
-                                _MEMORY.valid(subschema), schema_path=name)
+            value = instance[name]
+            key = _key(value)
+            try:
+                if key in valid:  # the common case, without a generator per property
+                    continue
+            except TypeError:
+                pass
+            yield from _checked(validator, value, subschema, name, valid, schema_path=name)
 
 
 def _remembered_contains(validator: Any, contains: Any, instance: Any,
