@@ -67,10 +67,10 @@ def _key(item: Any) -> Any:
     object or a short array has one; a long array has none (it is validated each time, its
     items remembered one by one), and hashing the key of a value that holds arrays or objects
     fails (it is not remembered)."""
-    if isinstance(item, dict):
-        return tuple(item.items()), tuple(map(type, item.values()))
+    if isinstance(item, dict):  # one flat tuple: the container, names, values, their types
+        return (dict, *item, *item.values(), *map(type, item.values()))
     if isinstance(item, list):
-        return (list, tuple(item), tuple(map(type, item))) if len(item) <= MAX_KEYED else None
+        return (list, *item, *map(type, item)) if len(item) <= MAX_KEYED else None
     return type(item), item
 
 
@@ -128,6 +128,14 @@ def forget() -> None:
     _MEMORY.forget()
 
 
+def _known(valid: set[Any], value: Any) -> bool:
+    """Whether ``value`` is in ``valid`` (a value without a hashable key never is)."""
+    try:
+        return _key(value) in valid
+    except TypeError:  # an array or object inside
+        return False
+
+
 def _checked(validator: Any, value: Any, subschema: Any, path: Any, valid: set[Any],
              bad: set[Any] | None = None, schema_path: Any = None
              ) -> Iterator[ValidationError]:
@@ -162,13 +170,8 @@ def _distinct_items(validator: Any, items: Any, instance: Any,
         return
     valid, bad = _MEMORY.valid(items), set()
     for index, item in enumerate(instance):
-        key = _key(item)
-        try:
-            if key in valid:  # the common case, without a generator per item
-                continue
-        except TypeError:
-            pass
-        yield from _checked(validator, item, items, index, valid, bad)
+        if not _known(valid, item):  # (a generator per item only where one is needed)
+            yield from _checked(validator, item, items, index, valid, bad)
 
 
 def _known_properties(validator: Any, properties: Any, instance: Any,
@@ -178,15 +181,9 @@ def _known_properties(validator: Any, properties: Any, instance: Any,
     if not validator.is_type(instance, "object"):
         return
     for name, subschema, valid in _MEMORY.property_sets(properties):
-        if name in instance:
-            value = instance[name]
-            key = _key(value)
-            try:
-                if key in valid:  # the common case, without a generator per property
-                    continue
-            except TypeError:
-                pass
-            yield from _checked(validator, value, subschema, name, valid, schema_path=name)
+        if name in instance and not _known(valid, instance[name]):
+            yield from _checked(validator, instance[name], subschema, name, valid,
+                                schema_path=name)
 
 
 def _remembered_contains(validator: Any, contains: Any, instance: Any,
@@ -221,6 +218,39 @@ def _remembered_contains(validator: Any, contains: Any, instance: Any,
         yield ValidationError(f"Too few items match the given schema (expected at least {low} "
                               f"but only {matches} matched)", validator="minContains",
                               validator_value=low)
+
+
+_ADDITIONAL = BASE.VALIDATORS["additionalProperties"]
+
+
+def _known_names(validator: Any, names: Any, instance: Any,
+                 schema: Mapping[str, Any]) -> Iterator[ValidationError]:
+    """The ``propertyNames`` keyword, each name found valid once not validated again (a
+    card-count object's keys are cards)."""
+    if not validator.is_type(instance, "object"):
+        return
+    valid = _MEMORY.valid(names)
+    for name in instance:
+        if (str, name) not in valid:
+            yield from _checked(validator, name, names, None, valid)
+
+
+def _known_additional(validator: Any, additional: Any, instance: Any,
+                      schema: Mapping[str, Any]) -> Iterator[ValidationError]:
+    """The ``additionalProperties`` keyword, a value found valid once not validated again
+    (a card-count object's counts); ``false`` is jsonschema's own keyword."""
+    if not (isinstance(additional, dict) and validator.is_type(instance, "object")):
+        yield from _ADDITIONAL(validator, additional, instance, schema)
+        return
+    known = schema.get("properties", {})
+    patterns = schema.get("patternProperties")
+    if patterns:  # not in schema.json; jsonschema's own keyword then
+        yield from _ADDITIONAL(validator, additional, instance, schema)
+        return
+    valid = _MEMORY.valid(additional)
+    for name, value in instance.items():
+        if name not in known and not _known(valid, value):
+            yield from _checked(validator, value, additional, name, valid)
 
 
 #: keywords that say nothing about validity (an ``if`` made of these and ``required`` and
@@ -260,7 +290,9 @@ def _remembered_if(validator: Any, if_schema: Any, instance: Any,
 
 Validator = jsonschema.validators.extend(
     BASE, validators={"items": _distinct_items, "properties": _known_properties,
-                      "contains": _remembered_contains, "if": _remembered_if},
+                      "contains": _remembered_contains, "if": _remembered_if,
+                      "propertyNames": _known_names,
+                      "additionalProperties": _known_additional},
     type_checker=BASE.TYPE_CHECKER.redefine("integer", _is_integer))
 
 

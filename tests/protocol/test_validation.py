@@ -126,3 +126,14 @@ def test_remembered_conditions_still_decide_each_message() -> None:
             "view: missing field(s) offender"), err.message
         validation.check(decide(["pass", "challenge"], {"offender": 1}), "decide")
         validation.check(decide(["pass", "draw"], {}), "decide")
+
+
+def test_keys_of_different_json_values_differ() -> None:
+    """A remembered value is found by its key, so two different JSON values must never share
+    one (``True`` is not ``1``, ``1.0`` is not ``1``, ``{}`` is not ``[]``)."""
+    values = [1, True, 1.0, 0, False, "1", None, [], {}, [1], [True], ["a", 1], {"a": 1},
+              {"a": True}, {"b": 1}, {"a": 1, "b": 2}, {"b": 2, "a": 1}, [1, 2], [2, 1],
+              ["a", "b"], {"a": "b"}, [list(range(17))][0]]
+    keys = [validation._key(v) for v in values]
+    hashable = [k for k in keys if k is not None]
+    assert len(set(hashable)) == len(hashable) == len(values) - 1  # the long array has none
