@@ -12,7 +12,10 @@ a change to how messages are checked shows as microseconds per decide.
 
 Rows per variant (each a real decide of a seeded random game, full view, as our
 frontends send it): ``short``, the game's first decision; ``long``, the last
-decision of the longest of a few games; and, for crazy_eights, ``flood``, a
+decision of the longest of a few games; ``games``, every decide of a few other
+games read once each, in order (what a session meets: each decide repeats the
+last one's history and adds a few events; a mean per decide); and, for
+crazy_eights, ``flood``, a
 decide padded to 256 KiB with public events (the largest the server reads at
 its default limit, what ``benchmarks/server_latency.py`` floods with). Each row
 is timed for ``--seconds`` of the process's CPU time, after one untimed read:
@@ -47,21 +50,37 @@ from tests.protocol.attacks import flood_decide
 GAMES = 6
 
 
-def decides(variant: str, seed: int = 7) -> dict[str, str]:
-    """The ``short`` and ``long`` decide texts of ``variant`` (seeded random games)."""
+def games(variant: str, seed: int = 7) -> list[list[str]]:
+    """The decide texts of ``GAMES`` seeded random games of ``variant``, game by game."""
     rng = random.Random(seed)
-    short, long = "", ""
+    out = []
     for g in range(GAMES):
         game = make_game(variant, seed=seed * 100 + g)
-        last = ""
+        texts = []
         while not game.game_over:
-            last = m.encode(m.decide(game.view(game.current_player), game.turn + 1, g, None))
-            short = short or last
+            texts.append(m.encode(m.decide(game.view(game.current_player), game.turn + 1, g,
+                                           None)))
             legal = game.legal_actions()
             game.step(legal[rng.randrange(len(legal))])
-        if len(last) > len(long):
-            long = last
-    return {"short": short, "long": long}
+        out.append(texts)
+    return out
+
+
+def decides(variant: str, seed: int = 7) -> dict[str, str]:
+    """The ``short`` and ``long`` decide texts of ``variant`` (seeded random games)."""
+    played = games(variant, seed)
+    return {"short": played[0][0], "long": max((g[-1] for g in played), key=len)}
+
+
+def per_game_decide(variant: str, seed: int = 8) -> tuple[float, int]:
+    """Microseconds of CPU time per decide over whole games read in order, each decide once
+    (what a session meets: a few new events per decide), and how many were read."""
+    config = make_game(variant, seed=0).config
+    played = [t for g in games(variant, seed) for t in g]
+    start = time.process_time()
+    for text in played:
+        read(text, variant, config)
+    return (time.process_time() - start) / len(played) * 1e6, len(played)
 
 
 def read(text: str, variant: str, config) -> None:
@@ -101,6 +120,9 @@ def rows(variants: Sequence[str], seconds: float) -> list[dict]:
             events = m.parse_message(text, "frontend", 1 << 30)["view"]["history"]
             out.append({"variant": variant, "history": name, "events": len(events),
                         "bytes": len(text), "us": micros, "cold_us": cold, "reads": reads})
+        micros, reads = per_game_decide(variant)
+        out.append({"variant": variant, "history": "games", "events": None, "bytes": None,
+                    "us": micros, "cold_us": None, "reads": reads})
     return out
 
 
@@ -116,8 +138,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for col in ("variant", "history", "events", "bytes", "µs per read", "µs cold", "reads"):
         table.add_column(col, justify="left" if col in ("variant", "history") else "right")
     for r in rows(args.variants, args.seconds):
-        table.add_row(r["variant"], r["history"], f"{r['events']:,}", f"{r['bytes']:,}",
-                      f"{r['us']:,.0f}", f"{r['cold_us']:,.0f}", f"{r['reads']:,}")
+        table.add_row(r["variant"], r["history"], *(
+            "" if r[k] is None else f"{r[k]:,.0f}" for k in ("events", "bytes", "us", "cold_us",
+                                                              "reads")))
     Console(width=100).print(table)
     return 0
 
