@@ -1,5 +1,6 @@
 """Playthroughs: a whole seeded game as text: every view, the observation and mask of the
-seat to act, every legal action list and event.
+seat to act, every legal action list and event (each written by its declared kind,
+:func:`eights.engines.events.event_text`).
 
 OpenSpiel keeps such files per game; so do we (``tests/playthroughs/``). A
 change to the rules, the views or the notation shows up as a diff to review
@@ -15,24 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from .cards import NO_CARD
 from .engines import make_game
-from .engines.base import Event, PlayerView
-from .engines.cardset import STANDARD, CardSet
+from .engines.base import PlayerView
+from .engines.events import event_text
 from .engines.fields import value_text
-
-
-def event_text(e: Event, cards: CardSet = STANDARD) -> str:
-    """One event in the notation, e.g. ``player 1 draw ??`` or ``player 0 play 8S``."""
-    who = f"player {e.player}" if e.player >= 0 else "table"
-    card = "" if e.card == NO_CARD and e.kind not in ("draw",) else (
-        " ??" if e.card == NO_CARD else f" {cards.texts[e.card]}")
-    arg = ""
-    if e.kind == "suit":
-        arg = f" {cards.colour_codes[e.arg]}"
-    elif e.arg != -1:
-        arg = f" ({e.arg})"
-    return f"{who} {e.kind}{card}{arg}"
 
 
 def view_text(view: PlayerView) -> str:
@@ -63,7 +50,7 @@ def playthrough(variant: str, seed: int, actions_seed: int = 0, **config: Any) -
     while True:
         log = game.events
         for e in log[shown:]:
-            lines.append(f"  event: {event_text(e, game.cardset)}")
+            lines.append(f"  event: {event_text(e, game.event_kinds, game.cardset)}")
         shown = len(log)
         if game.game_over:
             break

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 from collections import Counter
 from itertools import chain
 
 from eights.config import ConfigError
 from eights.engines import VARIANTS, engine_class
+from eights.engines.base import check_events
+
+#: every event an engine logs is checked against its kind's declaration, here and in the
+#: processes the tests start (a slot the kind has not fails where it is logged)
+os.environ["EIGHTS_CHECK_EVENTS"] = "1"
+check_events()
 
 #: the one command that remakes every generated file (see the Makefile's ``regen``)
 REGEN = "make regen"

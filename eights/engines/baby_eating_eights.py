@@ -88,7 +88,9 @@ from ..cards import (
 )
 from ..config import ConfigError, GameConfig, check_teams, option, seat_teams
 from .blocks import ActionSpace, Block, cards, numbers
+from .defaults import Default, Known, constant, current_player, from_config, per_seat, seat_or_none
 from .encoding import Allies, Flag, OneHot, Scaled, Seat
+from .events import CORE_EVENTS, PILE_GAME_EVENTS, EventKind, declare_events, pick
 from .fields import ViewField
 from .pile import NO_SEAT, PileEngine, PileState, pile_blocks, pile_fields
 from .table import Frame, agenda_field
@@ -134,6 +136,10 @@ CARD_OF_ACTION: tuple[int, ...] = tuple(
 PHASE_OF = {"turn": "play", "suit": "choose suit", "five": "five target",
             "seven": "seven target", "jacks": "jack round", "bottom": "four in a row"}
 PHASES = tuple(PHASE_OF.values())
+#: the action blocks each decision offers (a reader without the view's phase derives it:
+#: a Jack round's plays look like a turn's, a Five's target like a Seven's)
+OFFERS = {"turn": ("play", "play_joker", "draw", "pass"), "suit": ("suit",),
+          "five": ("target",), "seven": ("target",), "jacks": ("play",), "bottom": ("bottom",)}
 
 # ------------------------------------------------------------------ card tables
 #: the number a card matches by: Sixes and Nines are one number (6); jokers 0
@@ -361,43 +367,128 @@ def _deck_size(config: BabyEatingEightsConfig) -> int:
     return config.deck_size
 
 
+# ------------------------------------------------------------------ defaults of a minimal view
+# What a reader of a view without the field takes it to be (eights/engines/defaults.py).
+def _locked_default(known: Known) -> bool:
+    """A Six or Nine on top whose other number the hand holds, off suit, but may not play."""
+    top, suit = known.top, known.values["active_suit"]
+    if known.values["phase"] != "play" or not 0 <= top < NUM_STANDARD or RANK[top] not in (6, 9):
+        return False
+    other = 15 - RANK[top]
+    return any(RANK[c] == other and SUIT[c] != suit and f"play {card_text(c)}" not in known.legal
+               for c in known.values["hand"] if c < NUM_STANDARD)
+
+
+def _free_default(known: Known) -> bool:
+    """A wild card on top with a card off its suit, not wild, playable: a wild starter."""
+    top, suit = known.top, known.values["active_suit"]
+    if top < 0 or not (top >= NUM_STANDARD or RANK[top] == 8):
+        return False
+    if top >= NUM_STANDARD and suit < 0:
+        return True
+    return known.values["phase"] == "play" and any(
+        RANK[c] != 8 and SUIT[c] != suit and f"play {card_text(c)}" in known.legal
+        for c in known.values["hand"] if c < NUM_STANDARD)
+
+
+def _run_number_default(known: Known) -> int:
+    top = known.top
+    if top < 0:
+        return -1
+    rank = RANK[top]
+    return 6 if rank == 9 and known.config.six_nine_four_in_a_row else rank
+
+
+def _agenda_default(known: Known) -> list[dict[str, Any]]:
+    """The pending frames a table shows: the decision at hand (by ``phase``) on top of the
+    dropped card's pending effect (``effect_card``) and the turn passing on after it."""
+    v = known.values
+    current, actor = v["current_player"], v["actor"]
+    decision = {phase: kind for kind, phase in PHASE_OF.items()}[v["phase"]]
+    if decision == "turn":
+        return [{"kind": "turn", "seat": seat_or_none(current), "args": [v["extra_drop"]]}]
+    frames = [{"kind": "next", "seat": seat_or_none(actor), "args": [None, False]}]
+    effect = v["effect_card"]
+    if effect < 0 and decision == "suit":
+        effect = known.top  # the wild whose suit is being named
+    if effect >= 0:
+        frames.append({"kind": "effect", "seat": seat_or_none(actor),
+                       "args": [card_text(effect), v["effect_cancelled"], None]})
+    args = [1] if decision in ("jacks", "bottom") else []
+    frames.append({"kind": decision, "seat": seat_or_none(current), "args": args})
+    return frames
+
+
+_AGENDA_DEFAULT = Default(
+    "by `phase`: during `play` one `turn` frame for `current_player` (its argument "
+    "`extra_drop`); otherwise a `next` frame for `actor`, an `effect` frame for `effect_card` "
+    "(a wild's `top` while its suit is named) when there is one, and the decision's frame for "
+    "`current_player` (`suit`, `five`, `seven`, or `jacks`/`bottom` with 1 seat to go)",
+    _agenda_default)
+
+
 _OWN_ENCODED = (
     ViewField("three_live", "bool", "the top card is a Three: the next card's effect is cancelled",
-              "s.three_live", Flag()),
+              "s.three_live", Flag(),
+              default=Default("`true` when `top` is a Three (send `false` for a Three that went on"
+                              " a live Three)",
+                              lambda known: (0 <= known.top < NUM_STANDARD
+                                             and RANK[known.top] == 3))),
     ViewField("locked", "bool", "the top Six or Nine went on a Three: no switching between "
               "Six and Nine",
-              "s.locked", Flag()),
+              "s.locked", Flag(),
+              default=Default("read from `legal`: `true` when `top` is a Six or Nine and a Nine or"
+                              " Six of another suit in the hand is not playable, else `false`",
+                              _locked_default)),
     ViewField("free", "bool", "a wild starter: any card may be played",
-              "s.free", Flag()),
+              "s.free", Flag(),
+              default=Default("read from `legal`: `true` when `top` is wild and a card neither "
+                              "wild nor of `active_suit` is playable, or `top` is a joker with no "
+                              "`active_suit` (a wild starter), else `false`", _free_default)),
     ViewField("extra_drop", "bool", "the player whose turn it is drops again after a Ten",
-              _extra_drop, Flag()),
+              _extra_drop, Flag(),
+              default=constant(False)),
     ViewField("effect_cancelled", "bool", "a Three cancels that effect",
-              _effect_cancelled, Flag()),
+              _effect_cancelled, Flag(),
+              default=constant(False)),
     ViewField("guarantee_spent", "bool", "the combo happened since the start or the last King "
-              "of Hearts", "s.combo_used", Flag()),
+              "of Hearts", "s.combo_used", Flag(),
+              default=constant(False)),
     ViewField("effect_card", "card", "the card whose effect is still to happen, else null",
-              _effect_card, OneHot(NUM_KINDS), feature="effect"),
+              _effect_card, OneHot(NUM_KINDS), feature="effect",
+              default=constant(None)),
     ViewField("run_length", "count", "cards of that number in a row since the last Four in "
-              "a Row", "s.run_length", Scaled(4)),
+              "a Row", "s.run_length", Scaled(4),
+              default=constant(1)),
     ViewField("run_number", "int", "the number on top for Four in a Row (6 for Sixes and Nines, "
               "0 for a joker)",
-              "s.run_number", Scaled(13)),
+              "s.run_number", Scaled(13),
+              default=Default("`top`'s number (a Nine counts as 6 with six_nine_four_in_a_row; a "
+                              "joker 0)", _run_number_default)),
     ViewField("teams", "ints", "each seat's team (the seat itself without teams)",
-              "g.team_of", Allies(), feature="allies"),
+              "g.team_of", Allies(), feature="allies",
+              default=from_config("teams", lambda config: list(config.team_of()))),
     ViewField("guarantee_victim", "seat", "the seat the Guarantee Joker's mode is on, else null",
-              "s.victim", Seat(), feature="victim"),
+              "s.victim", Seat(), feature="victim",
+              default=constant(None)),
     ViewField("actor", "seat", "whose turn it is (current_player may act out of turn: a "
               "Jack round, Four in a Row)",
-              "s.actor", Seat()),
+              "s.actor", Seat(),
+              default=dataclasses.replace(current_player(), text="`current_player` (they differ "
+                                                                 "only in a Jack round and Four in"
+                                                                 " a Row)")),
 )
 _OWN = (
     ViewField("guarantee_joker", "card", "the Guarantee Joker",
-              "g.guarantee"),
+              "g.guarantee",
+              default=from_config("guarantee_joker")),
     ViewField("top_player", "seat", "who dropped the top card (null: the starter)",
-              "s.owners[0]"),
+              "s.owners[0]",
+              default=constant(None)),
     ViewField("drew_on_lock", "ints", "per seat: 1 if the top Six or Nine was locked when it "
-              "last drew", "tuple(s.drew_lock)"),
-    agenda_field(),
+              "last drew", "tuple(s.drew_lock)",
+              default=per_seat(0)),
+    agenda_field(default=_AGENDA_DEFAULT),
 )
 
 
@@ -408,12 +499,12 @@ class BabyEatingEightsGame(PileEngine):
     Config = BabyEatingEightsConfig
     state_class = BabyEatingState
     actions = ACTIONS
-    private_events = frozenset({"draw", "take", "give"})
     low_score_wins = True
     #: every card left in hand counts one
     points_by_rank = (1,) * 13
     attack_ranks: ClassVar[dict[int, int]] = {1: 2, 2: 2, 10: 1, KING: 2, 0: 3}
     phases = PHASE_OF
+    offers = OFFERS
     #: how each frame kind's arguments are written (for the protocol)
     frame_args: ClassVar[dict[str, tuple[str, ...]]] = {
         "turn": ("bool",), "suit": (), "five": (), "seven": (), "jacks": ("count",),
@@ -423,33 +514,61 @@ class BabyEatingEightsGame(PileEngine):
     view_fields = pile_fields(
         cards=NUM_KINDS, total_cards=_deck_size, score_scale=_deck_size, phases=PHASES,
         match=False, own_encoded=_OWN_ENCODED, own=_OWN)
-    event_texts: ClassVar[dict[str, str]] = {
-        **PileEngine.event_texts,
-        "deal": "The cards are dealt; {player} plays first.",
-        "pass": "{player} does not drop a card; the turn passes.",
-        "cancelled": "The Three cancels the effect of {card}.",
-        "locked": "{card} went on a Three: the next player may not switch between Six and Nine.",
-        "five": "{player} makes {target} draw a card.",
-        "swap": "{player} swaps a card blindly with {target}.",
-        "take": "{player} takes {card} from {target}.",
-        "give": "{player} gives {card} to {target}.",
-        "again": "{player} drops again after the Ten.",
-        "jack_round": "The Queen from {player} starts the Jack round: everyone drops their Jacks.",
-        "no_jacks": "{player} has no Jacks.",
-        "jack_round_over": "The Jack round is over; {card} is on top.",
-        "four_in_a_row": "Four in a row! Starting with {player}, everyone puts a card at the "
-                         "bottom of the pile.",
-        "bottom": "{player} puts {card} at the bottom of the pile.",
-        "redeal": "The King of Hearts from {player}: every other card is shuffled and {arg} "
-                  "are dealt to each player.",
-        "guarantee": "The Guarantee Joker: {player} draws the entire draw pile ({arg} cards).",
-        "guarantee_mode": "Until the piles hold {arg} cards, a player who cannot match is "
-                          "skipped and forced draws come from the hand of {player}.",
-        "guarantee_over": "The Guarantee Joker's mode on {player} is over.",
-        "no_draw": "{player} would draw from their own hand: nothing happens.",
-        "stuck": "Nobody could drop a card for a whole round.",
-        "out": "{player} has no cards left.",
-    }
+    event_kinds = declare_events(CORE_EVENTS, pick(
+        PILE_GAME_EVENTS, "starter", "draw", "reshuffle", "play", "suit", "skip", "reverse"), (
+        EventKind("deal", "the cards are dealt; player: who plays first; arg: always 0",
+                  "The cards are dealt; {player} plays first.", arg="count"),
+        EventKind("pass", "the player drops no card and the turn passes",
+                  "{player} does not drop a card; the turn passes."),
+        EventKind("cancelled", "a Three under the card cancels its effect",
+                  "The Three cancels the effect of {card}.", card=True),
+        EventKind("locked", "a Six or Nine went on a Three: no switching between them next",
+                  "{card} went on a Three: the next player may not switch between Six and "
+                  "Nine.", card=True),
+        EventKind("five", "a Five makes a seat draw a card; arg: that seat",
+                  "{player} makes {target} draw a card.", arg="seat"),
+        EventKind("swap", "a Seven swaps a card blindly; arg: the other seat",
+                  "{player} swaps a card blindly with {target}.", arg="seat"),
+        EventKind("take", "the player takes a card from another hand (seen by the taker "
+                  "only); arg: that seat", "{player} takes {card} from {target}.", card=True,
+                  arg="seat", visibility="player"),
+        EventKind("give", "the player loses a card to another hand (seen by the giver only); "
+                  "arg: that seat", "{player} gives {card} to {target}.", card=True,
+                  arg="seat", visibility="player"),
+        EventKind("again", "a Ten: the player drops again", "{player} drops again after the "
+                  "Ten."),
+        EventKind("jack_round", "a Queen starts the Jack round",
+                  "The Queen from {player} starts the Jack round: everyone drops their "
+                  "Jacks."),
+        EventKind("no_jacks", "the player has no Jack to drop", "{player} has no Jacks."),
+        EventKind("jack_round_over", "the Jack round is over; card: the top card",
+                  "The Jack round is over; {card} is on top.", player=False, card=True),
+        EventKind("four_in_a_row", "Four in a Row: from the player, everyone puts a card at "
+                  "the bottom; arg: the run's number",
+                  "Four in a row! Starting with {player}, everyone puts a card at the bottom "
+                  "of the pile.", arg="count"),
+        EventKind("bottom", "the player puts a card at the bottom of the pile",
+                  "{player} puts {card} at the bottom of the pile.", card=True),
+        EventKind("redeal", "the King of Hearts redeals; card: the top card kept; arg: cards "
+                  "dealt to each", "The King of Hearts from {player}: every other card is "
+                  "shuffled and {arg} are dealt to each player.", card=True, arg="count"),
+        EventKind("guarantee", "the Guarantee Joker: the player draws the draw pile; arg: its "
+                  "size", "The Guarantee Joker: {player} draws the entire draw pile ({arg} "
+                  "cards).", arg="count"),
+        EventKind("guarantee_mode", "the Guarantee Joker's mode starts on the player; arg: "
+                  "the cards the piles must reach", "Until the piles hold {arg} cards, a "
+                  "player who cannot match is skipped and forced draws come from the hand of "
+                  "{player}.", arg="count"),
+        EventKind("guarantee_over", "the Guarantee Joker's mode on the player ends; arg: the "
+                  "cards in the piles", "The Guarantee Joker's mode on {player} is over.",
+                  arg="count"),
+        EventKind("no_draw", "the mode's victim would draw from their own hand; arg: the "
+                  "cards", "{player} would draw from their own hand: nothing happens.",
+                  arg="count"),
+        EventKind("stuck", "nobody could drop a card for a whole round",
+                  "Nobody could drop a card for a whole round.", player=False),
+        EventKind("out", "the player has no cards left", "{player} has no cards left."),
+    ))
 
     config: BabyEatingEightsConfig
     state: BabyEatingState
@@ -502,9 +621,9 @@ class BabyEatingEightsGame(PileEngine):
         s = self.state
         self._deal_hands(self._new_deck(), first, self.config.hand_size)
         s.agenda = [Frame("turn", first, (False,))]
-        self._log.append(("deal", first, NO_CARD, 0))
+        self.log_event("deal", first, NO_CARD, 0)
         c = self.move(("stock",), ("pile", 0))
-        self._log.append(("starter", -1, c, -1))
+        self.log_event("starter", -1, c, -1)
         s.free = WILD[c]
         s.run_number = self._number(c)
         s.run_length = 1
@@ -623,7 +742,7 @@ class BabyEatingEightsGame(PileEngine):
 
     def five_apply(self, frame: Frame, a: int) -> None:
         t = ACTIONS.value(a)
-        self._log.append(("five", frame.seat, NO_CARD, t))
+        self.log_event("five", frame.seat, NO_CARD, t)
         self._force_draw(t, 1)
 
     def seven_legal(self, frame: Frame) -> list[int]:
@@ -639,9 +758,9 @@ class BabyEatingEightsGame(PileEngine):
         p, (c, cancelled, combo_from) = frame.seat, frame.args
         if cancelled and (c != KING_OF_HEARTS or self.config.three_cancels_king_of_hearts):
             if NUMBER[c] == 6:
-                self._log.append(("locked", p, c, -1))
+                self.log_event("locked", p, c, -1)
             elif HAS_EFFECT[c]:
-                self._log.append(("cancelled", p, c, -1))
+                self.log_event("cancelled", p, c, -1)
             return
         self._effect(p, c, combo_from)
 
@@ -665,12 +784,12 @@ class BabyEatingEightsGame(PileEngine):
         if rank == 1:
             self._force_draw(self.next_seat(p), 4 if c == ACE_OF_SPADES else 2)
         elif rank == 2:
-            self._log.append(("skip", self.next_seat(p), NO_CARD, -1))
+            self.log_event("skip", self.next_seat(p), NO_CARD, -1)
             self._set_next(self.next_seat(p, 2))
         elif rank == 4:
             s = self.state
             s.direction = -s.direction
-            self._log.append(("reverse", p, NO_CARD, s.direction))
+            self.log_event("reverse", p, NO_CARD, s.direction)
         elif rank == 5:
             self.push("five", p)
         elif rank == 7:
@@ -680,9 +799,9 @@ class BabyEatingEightsGame(PileEngine):
             if self.terminated:  # the draw emptied the Guarantee Joker's affected hand
                 return
             self._set_next(p, extra=True)
-            self._log.append(("again", p, NO_CARD, -1))
+            self.log_event("again", p, NO_CARD, -1)
         elif rank == QUEEN:
-            self._log.append(("jack_round", p, NO_CARD, -1))
+            self.log_event("jack_round", p, NO_CARD, -1)
             self.push("jack_round", self.next_seat(p), self.num_players)
         elif rank == KING:
             if c == KING_OF_HEARTS:
@@ -702,7 +821,7 @@ class BabyEatingEightsGame(PileEngine):
         else:
             k = 3
         for j in range(1, k):
-            self._log.append(("skip", self.next_seat(p, j), NO_CARD, -1))
+            self.log_event("skip", self.next_seat(p, j), NO_CARD, -1)
         self._set_next(self.next_seat(p, k))
 
     def next_resolve(self, frame: Frame) -> None:
@@ -745,7 +864,7 @@ class BabyEatingEightsGame(PileEngine):
             self._draw_many(seat, count)
             return
         if seat == v:
-            self._log.append(("no_draw", seat, NO_CARD, count))
+            self.log_event("no_draw", seat, NO_CARD, count)
             return
         src, dst = s.hands[v], s.hands[seat]
         for _ in range(count):
@@ -754,8 +873,8 @@ class BabyEatingEightsGame(PileEngine):
             src[i] = src[-1]
             src.pop()
             dst.append(c)
-            self._log.append(("take", seat, c, v))
-            self._log.append(("give", v, c, seat))
+            self.log_event("take", seat, c, v)
+            self.log_event("give", v, c, seat)
             if not src:
                 self._go_out(v)
                 return
@@ -768,11 +887,11 @@ class BabyEatingEightsGame(PileEngine):
         j = self.rng.randrange(len(mine))
         got, gave = theirs[i], mine[j]
         mine[j], theirs[i] = got, gave
-        self._log.append(("swap", p, NO_CARD, t))
-        self._log.append(("take", p, got, t))
-        self._log.append(("give", t, got, p))
-        self._log.append(("take", t, gave, p))
-        self._log.append(("give", p, gave, t))
+        self.log_event("swap", p, NO_CARD, t)
+        self.log_event("take", p, got, t)
+        self.log_event("give", t, got, p)
+        self.log_event("take", t, gave, p)
+        self.log_event("give", p, gave, t)
         self._forget_draw(p)
         self._forget_draw(t)
 
@@ -780,14 +899,14 @@ class BabyEatingEightsGame(PileEngine):
         """The turn passes without a card (skipped in the Guarantee Joker's mode, or nothing
         left to draw). A whole round of it ends the mode."""
         s = self.state
-        self._log.append(("pass", p, NO_CARD, -1))
+        self.log_event("pass", p, NO_CARD, -1)
         self._note_draw(p)
         s.stuck += 1
         if s.stuck >= self.num_players and s.victim >= 0:
             # Outside the mode a pass needs both piles spent, so every card of the suit to
             # follow is in some hand and its holder must drop it: only the mode can stick.
             s.stuck = 0
-            self._log.append(("stuck", -1, NO_CARD, -1))
+            self.log_event("stuck", -1, NO_CARD, -1)
             self._end_mode()
         self.push("turn", self.next_seat(p), False)
 
@@ -800,14 +919,14 @@ class BabyEatingEightsGame(PileEngine):
             if RANK[c] == JACK:
                 self.push("jacks", seat, left)
                 return
-        self._log.append(("no_jacks", seat, NO_CARD, -1))
+        self.log_event("no_jacks", seat, NO_CARD, -1)
         self._jack_round_on(seat, left - 1)
 
     def _jack_round_on(self, seat: int, left: int) -> None:
         if left:
             self.push("jack_round", self.next_seat(seat), left)
         else:
-            self._log.append(("jack_round_over", -1, self.state.piles[0][-1], -1))
+            self.log_event("jack_round_over", -1, self.state.piles[0][-1], -1)
 
     def jacks_legal(self, frame: Frame) -> list[int]:
         out = []
@@ -845,7 +964,7 @@ class BabyEatingEightsGame(PileEngine):
 
     # ------------------------------------------------------------ Four in a Row
     def four_resolve(self, frame: Frame) -> None:
-        self._log.append(("four_in_a_row", frame.seat, NO_CARD, self.state.run_number))
+        self.log_event("four_in_a_row", frame.seat, NO_CARD, self.state.run_number)
         self.push("bottom", frame.seat, self.num_players)
 
     def bottom_legal(self, frame: Frame) -> list[int]:
@@ -864,7 +983,7 @@ class BabyEatingEightsGame(PileEngine):
         out = [q for q in range(self.num_players) if not s.hands[q]]
         if out:
             for q in out:
-                self._log.append(("out", q, NO_CARD, -1))
+                self.log_event("out", q, NO_CARD, -1)
             self._finish(out)
 
     # ------------------------------------------------------------ King of Hearts
@@ -894,7 +1013,7 @@ class BabyEatingEightsGame(PileEngine):
         s.drew_suit = [-1] * n
         s.drew_rank = [-1] * n
         s.drew_lock = [0] * n
-        self._log.append(("redeal", p, top, size))
+        self.log_event("redeal", p, top, size)
         if s.victim >= 0:
             self._end_mode()
         s.combo_used = False
@@ -905,13 +1024,13 @@ class BabyEatingEightsGame(PileEngine):
         starts (a standing frame under the agenda) while the piles hold few cards."""
         s = self.state
         s.combo_used = True
-        self._log.append(("guarantee", q, NO_CARD, len(s.stock)))
+        self.log_event("guarantee", q, NO_CARD, len(s.stock))
         while s.stock:
             self.move(("stock",), ("hand", q), event="draw", player=q)
         self._forget_draw(q)
         if len(s.piles[0]) < self.threshold:
             s.agenda.insert(0, Frame("mode", q))
-            self._log.append(("guarantee_mode", q, NO_CARD, self.threshold))
+            self.log_event("guarantee_mode", q, NO_CARD, self.threshold)
 
     def _check_mode_end(self) -> None:
         s = self.state
@@ -920,7 +1039,7 @@ class BabyEatingEightsGame(PileEngine):
 
     def _end_mode(self) -> None:
         s = self.state
-        self._log.append(("guarantee_over", s.victim, NO_CARD, len(s.stock) + len(s.piles[0])))
+        self.log_event("guarantee_over", s.victim, NO_CARD, len(s.stock) + len(s.piles[0]))
         del s.agenda[0]
 
     # ------------------------------------------------------------ the end
@@ -929,7 +1048,7 @@ class BabyEatingEightsGame(PileEngine):
         return [q for q in range(self.num_players) if team[q] == team[p]]
 
     def _go_out(self, p: int) -> None:
-        self._log.append(("out", p, NO_CARD, -1))
+        self.log_event("out", p, NO_CARD, -1)
         self._finish(self._team(p))
 
     def _finish(self, winners: list[int]) -> None:
@@ -937,7 +1056,7 @@ class BabyEatingEightsGame(PileEngine):
         self.terminated = True
         self.winners = tuple(sorted(set(w for q in winners for w in self._team(q))))
         s.scores = list(self.final_scores())
-        self._log.append(("game_over", -1, NO_CARD, len(self.winners)))
+        self.log_event("game_over", -1, NO_CARD, len(self.winners))
 
     def final_scores(self) -> tuple[int, ...]:
         """Cards left in hand (fewer is better); in team play, the team's cards together."""

@@ -76,7 +76,7 @@ class AbilityRules:
         card, trigger, pc, target, colour, _ = frame.args
         program = self.programs[card][trigger]
         if pc == 0 and trigger != PLAY and not s.out[seat]:
-            self._log.append(("trigger", seat, card, trigger))
+            self.log_event("trigger", seat, card, trigger)
         while pc < len(program) and not self.terminated and not s.out[seat]:
             op = program[pc]
             name = op[0]
@@ -86,7 +86,7 @@ class AbilityRules:
                         return
             elif name == "discard_extra":
                 s.discards[seat] += op[1]
-                self._log.append(("extra", seat, card, op[1]))
+                self.log_event("extra", seat, card, op[1])
             elif name in ("choose_player", "trade"):
                 self.push("target", seat, card, trigger, pc, target, colour,
                           TRADE_WHO if name == "trade" else 0)
@@ -211,7 +211,7 @@ class AbilityRules:
 
     def colour_apply(self, frame: Frame, a: int) -> None:
         colour = ACTIONS.value(a)
-        self._log.append(("colour", frame.seat, NO_CARD, colour))
+        self.log_event("colour", frame.seat, NO_CARD, colour)
         self._then(frame, colour=colour)
 
     def target_legal(self, frame: Frame) -> list[int]:
@@ -233,10 +233,10 @@ class AbilityRules:
             self._destroy(frame.seat, q, frame.args[5] - 1)
             self._then(frame)
             return
-        self._log.append(("chosen", frame.seat, NO_CARD, q))
+        self.log_event("chosen", frame.seat, NO_CARD, q)
         if op[0] == "trade":
             card, trigger, pc, _, colour, _ = frame.args
-            self._log.append(("looks_at_hand", frame.seat, NO_CARD, q))
+            self.log_event("looks_at_hand", frame.seat, NO_CARD, q)
             stage = TRADE_TAKE if self.state.hands[q] else TRADE_GIVE
             self.push("choose", frame.seat, card, trigger, pc, q, colour, stage)
             return
@@ -277,7 +277,7 @@ class AbilityRules:
         elif name == "trade":
             if extra == TRADE_TAKE:
                 self.move((HAND, target), (HAND, seat), c, "take", seat, target)
-                self._log.append(("taken", target, c, seat))
+                self.log_event("taken", target, c, seat)
                 if len(s.hands[seat]) > 1:  # it held a card before: it gives one of those
                     s.trade_taken = c
                     self.push("choose", seat, card, trigger, pc, target, colour, TRADE_GIVE)
@@ -285,7 +285,7 @@ class AbilityRules:
             else:
                 s.trade_taken = NO_CARD
                 self.move((HAND, seat), (HAND, target), c, "give", seat, target)
-                self._log.append(("given", target, c, seat))
+                self.log_event("given", target, c, seat)
         else:  # look: put it on the bottom
             self._bottom(seat, c, op[1])
         self._then(frame)
@@ -302,7 +302,7 @@ class AbilityRules:
     # ------------------------------------------------------------ ability effects
     def _destroy(self, seat: int, q: int, c: int) -> None:
         self._to_bottom((ZONE, q), c)
-        self._log.append(("destroy", seat, c, q))
+        self.log_event("destroy", seat, c, q)
 
     def _restore(self, seat: int, c: int) -> None:
         """Take ``c`` from the discard pile (a copy below the top when there is one) into
@@ -317,7 +317,7 @@ class AbilityRules:
         if was_top:
             s.named = -1
             s.suits[DISCARD_PILE] = self.cardset.colour[pile[-1]] if pile else -1
-        self._log.append(("restore", seat, c, -1))
+        self.log_event("restore", seat, c, -1)
 
     def _top_up(self, count: int) -> None:
         """Clarification 4: fewer than ``count`` cards in the draw pile to look at or reveal:
@@ -332,7 +332,7 @@ class AbilityRules:
         self._top_up(count)
         seen = s.stock[::-1][:count]
         for i, c in enumerate(seen):
-            self._log.append((event, seat, c, i))
+            self.log_event(event, seat, c, i)
         for q in (seat,) if event == "look" else range(self.num_players):
             if len(seen) > len(s.known[q]):
                 s.known[q] = list(seen)
@@ -349,7 +349,7 @@ class AbilityRules:
         for known in s.known:
             if len(known) > depth:
                 del known[depth]
-        self._log.append(("bottom", seat, c, depth))
+        self.log_event("bottom", seat, c, depth)
 
     def _play_found(self, seat: int) -> None:
         s = self.state

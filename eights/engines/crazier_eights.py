@@ -84,9 +84,22 @@ from .crazier_cards import (
     from_text,
     read,
     sha256,
+    text_of,
+)
+from .defaults import (
+    Default,
+    Known,
+    While,
+    constant,
+    from_config,
+    last_dealer,
+    per_seat,
+    seat_or_none,
+    stock_left,
 )
 from .encoding import Allies, Bits, CardCounts, CardList, Choice, Flag, OneHot, PerSeat, Scaled
 from .encoding import Seat as SeatEncoding
+from .events import CORE_EVENTS, PILE_GAME_EVENTS, EventKind, declare_events, pick
 from .fields import ViewField, core
 from .table import (
     HAND,
@@ -294,6 +307,95 @@ def _ally_hands(game: CrazierEightsGame, seat: int) -> tuple[tuple[int, ...], ..
                  for q, h in enumerate(game.state.hands))
 
 
+# ------------------------------------------------------------------ defaults of a minimal view
+# What a reader of a view without the field takes it to be (eights/engines/defaults.py).
+def _agenda_default(known: Known) -> list[dict[str, Any]]:
+    """During a main phase, the main phase of the turn ``current_player`` leads: its
+    ``main`` frame (and a ``name_colour`` on it after an 8) on top of its allies' still to
+    come and the ``end_phase`` (which pushes the ``next_turn`` when it resolves)."""
+    seat = known.values["current_player"]
+    if seat < 0:
+        return []
+    frames = [{"kind": "end_phase", "seat": seat, "args": []}]
+    frames += [{"kind": "main", "seat": q, "args": []}
+               for q in reversed(team_in_play(known.config.team_of(), known.values["out"],
+                                              seat))]
+    if known.values["phase"] == DECISIONS["name_colour"]:
+        frames.append({"kind": "name_colour", "seat": seat, "args": []})
+    return frames
+
+
+_TURN_FRAMES = ("turn", "draw_phase", "main_phase", "end_phase", "next_turn")
+#: the decisions of a main phase (any other is an ability's, and needs the agenda sent)
+_MAIN_DECISIONS = (DECISIONS["main"], DECISIONS["name_colour"])
+
+
+def _lead_default(known: Known) -> int | None:
+    for frame in known.values["agenda"]:
+        if frame.kind in _TURN_FRAMES:
+            return frame.seat
+    return seat_or_none(known.values["current_player"])
+
+
+def _trade_taken_default(known: Known) -> str | None:
+    """While a Trade's player gives a card back: the card of its hand that ``legal`` offers
+    no ``choose`` for, the one it took (none when it also holds a copy from before)."""
+    if known.values["asks"] != ASKS.index("a card to give"):
+        return None
+    offered = {text.removeprefix("choose ") for text in known.legal}
+    left = [c for c in known.values["hand"] if text_of(c) not in offered]
+    return text_of(left[0]) if len(left) == 1 else None
+
+
+def _turn_phase_default(known: Known) -> int:
+    kinds = {frame.kind for frame in known.values["agenda"]}
+    for kind, phase in (("draw_phase", 0), ("main_phase", 1), ("end_phase", 2),
+                        ("next_turn", 3)):
+        if kind in kinds:
+            return phase
+    return 2
+
+
+def _follow_default(known: Known) -> int:
+    named, top = known.values["named"], known.top
+    if named >= 0:
+        return 1 << named
+    if top < 0:
+        return 0
+    return sum(1 << c for c in known.config.cards.cardset.colours_of[top])
+
+
+def _on_table(known: Known) -> int:
+    v = known.values
+    return (sum(v["hand_sizes"]) + sum(v["discard_counts"]) + len(v["resolving"])
+            + sum(map(len, v["in_play"])))
+
+
+def _played_default(known: Known) -> list[int]:
+    v = known.values
+    seat = v["current_player"]
+    done = v["phase"] == DECISIONS["main"] and bool(v["hand"]) and not known.legal_has("play")
+    return [int(q == seat and done) for q in range(known.n)]
+
+
+def _discards_left_default(known: Known) -> list[int]:
+    seat = known.values["current_player"]
+    return [int(q == seat and known.legal_has("discard")) for q in range(known.n)]
+
+
+def _ability_default(known: Known) -> tuple[int, int]:
+    agenda = known.values["agenda"]
+    return ability_ask(known.config.cards.programs, agenda[-1] if agenda else None)
+
+
+def _choosing_card(why: str) -> While:
+    """Required while the seat chooses a card (``why`` says what the field decides then)."""
+    phase = DECISIONS["choose"]
+    return While(f"while `phase` is `{phase}` ({why})",
+                 lambda known: known.values["phase"] == phase,
+                 {"required": ["phase"], "properties": {"phase": {"const": phase}}})
+
+
 VIEW_FIELDS: tuple[ViewField, ...] = (
     core("hand", CardList(NUM_CARDS, _decks), "copies of each card in the observer's hand"),
     ViewField("top", "card", "the top card of the discard pile",
@@ -301,7 +403,9 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
     ViewField("follow_colours", "int", "the colours a discard may have, a bit each (purple 1, "
               "green 2, blue 4, orange 8): the named colour after an 8, else the top card's "
               "(any of a multicoloured card's); its rank and 8s always may",
-              _follow, Bits(4), feature="follow"),
+              _follow, Bits(4), feature="follow",
+              default=Default("the bit of `named` when it is not null, else the bits of the top "
+                              "card's colours", _follow_default)),
     ViewField("named", "suit", "the colour named for the 8 on top (null: none)", "s.named",
               OneHot(4)),
     ViewField("in_play", "seat_cards", "each seat's assets in play (its in-play zone)",
@@ -310,19 +414,29 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
     ViewField("ally_hands", "seat_cards", "each ally's hand (teams see each other's hands); "
               "empty for the others", _ally_hands, PerSeat(CardList(NUM_CARDS, _decks),
                                                            others=True),
-              visibility="allies", hidden=()),
+              visibility="allies", hidden=(),
+              default=per_seat([])),
     ViewField("known_stock", "seen_cards", "the top cards of the draw pile the observer has looked "
               "at or seen revealed, top first", "tuple(s.known[seat])",
-              CardList(NUM_CARDS, _decks), visibility="own"),
+              CardList(NUM_CARDS, _decks), visibility="own",
+              default=constant([]), required_while=_choosing_card(
+                  "what the seat looked at decides what it may put on the bottom")),
     ViewField("looking_at", "seen_cards", "the opponent's hand a Trade's player looks at while "
               "choosing the card to take (only that player sees it)", _looking_at,
-              CardList(NUM_CARDS, _decks), visibility="acting", hidden=()),
+              CardList(NUM_CARDS, _decks), visibility="acting", hidden=(),
+              default=constant([]), required_while=_choosing_card(
+                  "empty but for a Trade's choice of the card to take")),
     ViewField("trade_taken", "card", "the card a Trade's player took, while it chooses the "
               "card to give back, one it held before (only that player sees it; null: none)",
-              "s.trade_taken", visibility="acting"),
+              "s.trade_taken", visibility="acting",
+              default=Default("while `asks` is 8 (a card to give): the card of `hand` that `legal`"
+                              " has no `choose` for, else `null`", _trade_taken_default)),
     ViewField("resolving", "cards", "the event being resolved (it goes to the bottom of the "
               "discard pile after its effect)", "tuple(s.piles[1])",
-              CardList(NUM_CARDS, _decks)),
+              CardList(NUM_CARDS, _decks),
+              default=Default("the cards of the `settle` frames of `agenda`",
+                              lambda known: [text_of(f.args[0]) for f in known.values["agenda"]
+                                             if f.kind == "settle"])),
     ViewField("discard_counts", "card_counts", "every card in the discard pile, its top "
               "included (face up: restoring reads it)", "bytes(s.pile_counts[0])",
               CardCounts(NUM_CARDS, _decks), feature="discards"),
@@ -330,35 +444,69 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
               f"`{d}`" for d in DECISIONS.values()), _decision,
               Choice(tuple(DECISIONS.values())), names=tuple(DECISIONS.values())),
     ViewField("turn_phase", "count", "the phase of the turn: 0 beginning, 1 draw, 2 main, "
-              "3 end", "s.phase", OneHot(4)),
+              "3 end", "s.phase", OneHot(4),
+              default=Default("from `agenda`: `0` while it holds a `draw_phase` frame, `1` while a"
+                              " `main_phase`, `2` while an `end_phase`, `3` while a `next_turn`",
+                              _turn_phase_default)),
     ViewField("ability", "card", "the card whose ability asks the decision at hand (null: "
-              "none)", lambda g, seat: _ask(g, seat)[0], OneHot(NUM_CARDS)),
+              "none)", lambda g, seat: _ask(g, seat)[0], OneHot(NUM_CARDS),
+              default=Default("the card of the agenda's top frame when it is an ability's decision"
+                              " (`target`, `colour`, `choose`, `ask`), else `null`",
+                              lambda known: (None if _ability_default(known)[0] < 0
+                                             else text_of(_ability_default(known)[0])))),
     ViewField("asks", "count", "what that ability asks, by code: " + "; ".join(
               f"{k} {name}" for k, name in enumerate(ASKS)), lambda g, seat: _ask(g, seat)[1],
-              OneHot(len(ASKS))),
+              OneHot(len(ASKS)),
+              default=Default("what the agenda's top frame asks, by the code the field's meaning "
+                              "lists", lambda known: _ability_default(known)[1])),
     ViewField("lead", "seat", "whose turn it is (with teams, the ally who leads the team's "
-              "turn)", "s.lead", SeatEncoding()),
+              "turn)", "s.lead", SeatEncoding(),
+              default=Default("the `seat` of the agenda's turn frames (`draw_phase`, `main_phase`,"
+                              " `end_phase`, `next_turn`), else `current_player`", _lead_default)),
     ViewField("discards_left", "counts", "per seat: discards left this turn",
-              "tuple(s.discards)", PerSeat(Scaled(3))),
+              "tuple(s.discards)", PerSeat(Scaled(3)),
+              default=Default("`1` for `current_player` when `legal` holds a `discard` action, "
+                              "else `0`", _discards_left_default)),
     ViewField("played", "counts", "per seat: 1 once it played a card this turn",
-              "tuple(s.played)", PerSeat(Flag())),
+              "tuple(s.played)", PerSeat(Flag()),
+              default=Default("`1` for `current_player` during `main` when `legal` holds no `play`"
+                              " action (had it not played, an asset at least could be), else `0`",
+                              _played_default)),
     ViewField("out", "counts", "per seat: 1 once it lost the game and left", "tuple(s.out)",
               PerSeat(Flag())),
     ViewField("teams", "ints", "each seat's team (the seat itself without teams)",
-              "g.team_of", Allies(), feature="allies"),
+              "g.team_of", Allies(), feature="allies",
+              default=from_config("teams", lambda config: list(config.team_of()))),
     core("current_player", SeatEncoding(), "who acts now", feature="to_act"),
     core("hand_sizes", PerSeat(Scaled(20), others=True), "each opponent's hand size / 20"),
     ViewField("stock_size", "count", "cards in the face-down draw pile", "len(s.stock)",
-              Scaled(_total), feature="stock"),
+              Scaled(_total), feature="stock",
+              default=stock_left("the deck's cards less the hands, the discard pile, the cards in "
+                                 "play and those resolving; send it only with `discard_counts`",
+                                 _on_table)),
     ViewField("discard_size", "count", "cards in the discard pile", "len(s.piles[0])",
-              Scaled(_total)),
+              Scaled(_total),
+              default=Default("the copies in `discard_counts`",
+                              lambda known: sum(known.values["discard_counts"]))),
     ViewField("lost_with", "counts", "per seat: cards in hand when it lost (its points)",
-              "tuple(s.lost_with)"),
+              "tuple(s.lost_with)",
+              default=per_seat(0)),
     core("scores", PerSeat(Scaled(_score_scale)), "match points / (20 x games)"),
     ViewField("hand_number", "count", "games played before this one in a match",
-              "s.hand_number"),
-    ViewField("first_player", "seat", "who played first this game", "s.first"),
-    agenda_field(),
+              "s.hand_number",
+              default=constant(0)),
+    ViewField("first_player", "seat", "who played first this game", "s.first",
+              default=last_dealer()),
+    agenda_field(
+        default=Default(
+            "a main phase's: a `main` frame for `current_player` (under a `name_colour` one "
+            "during `name colour`) on top of one for each ally still to take it (seat order) "
+            "and an `end_phase` frame for `current_player`", _agenda_default),
+        required_while=While(
+            "while `phase` is neither `main` nor `name colour` (an ability's decision)",
+            lambda known: known.values["phase"] not in _MAIN_DECISIONS,
+            {"required": ["phase"],
+             "properties": {"phase": {"not": {"enum": list(_MAIN_DECISIONS)}}}})),
 )
 
 
@@ -372,48 +520,90 @@ class CrazierEightsGame(AbilityRules, TableEngine):
     Config = CrazierEightsConfig
     actions = ACTIONS
     cardset = CARDSET
-    private_events = frozenset({"draw", "look", "bottom", "take", "taken", "give", "given"})
     low_score_wins = True
     view_fields = VIEW_FIELDS
+    phases = DECISIONS
+    #: the action blocks each decision offers (a reader without the view's phase derives it)
+    offers: ClassVar[dict[str, tuple[str, ...]]] = {
+        "main": ("play", "discard", "end"), "name_colour": ("colour",), "target": ("target",),
+        "colour": ("colour",), "choose": ("choose", "no"), "ask": ("yes", "no"),
+        "order": ("order",)}
+    idle_frame = "main"
     frame_args: ClassVar[dict[str, tuple[str, ...]]] = {
         "turn": (), "draw_phase": (), "main_phase": (), "end_phase": (), "next_turn": (),
         "main": (), "name_colour": (), "settle": ("card",), "order": ("seat", "int", "count"),
         **{kind: ABILITY_ARGS for kind in ("run", "target", "colour", "choose", "ask")},
     }
-    event_texts: ClassVar[dict[str, str]] = {
-        **TableEngine.event_texts,
-        "deal": "Game {number} is dealt; {player} goes first.",
-        "starter": "The discard pile starts with {card}.",
-        "turn": "{player}'s turn begins.",
-        "draw": "{player} draws {card}.",
-        "discard": "{player} discards {card}.",
-        "named": "{player} names {suit}.",
-        "asset": "{player} puts {card} into play.",
-        "event": "{player} plays {card} for its effect.",
-        "settled": "{card} goes to the bottom of the discard pile.",
-        "trigger": "{card} of {player} takes effect.",
-        "extra": "{player} may discard {arg} more cards this turn.",
-        "chosen": "{player} chooses {target}.",
-        "colour": "{player} names {suit}.",
-        "destroy": "{player} destroys {card}.",
-        "restore": "{player} puts {card} from the discard pile into play.",
-        "look": "{player} looks at {card}.",
-        "reveal": "{player} reveals {card} from the draw pile.",
-        "bottom": "{player} puts {card} on the bottom of the draw pile.",
-        "put_in_play": "{player} puts {card} from the draw pile into play.",
-        "fewer": "{player} draws fewer cards: {arg} prevented.",
-        "take": "{player} takes {card} from {target}.",
-        "give": "{player} gives {card} to {target}.",
-        "taken": "{player} hands {card} over to {target}.",
-        "given": "{player} receives {card} from {target}.",
-        "looks_at_hand": "{player} looks at {target}'s hand.",
-        "saved": "{player} would lose, but {card} is destroyed instead.",
-        "loses": "{player} loses the game and leaves.",
-        "reshuffle": "The discard pile but its top card is shuffled into the draw pile.",
-        "impossible": "{player} cannot draw: the game is over.",
-        "out": "{player} has no cards left.",
-        "score": "{player} scores {arg} points.",
-    }
+    event_kinds = declare_events(CORE_EVENTS, pick(PILE_GAME_EVENTS, "draw", "score"), (
+        EventKind("deal", "a game of the match is dealt; player: who goes first; arg: the "
+                  "game's number, 0 first", "Game {number} is dealt; {player} goes first.",
+                  arg="count"),
+        EventKind("starter", "the card turned up to start the discard pile",
+                  "The discard pile starts with {card}.", player=False, card=True),
+        EventKind("turn", "the player's turn begins", "{player}'s turn begins."),
+        EventKind("discard", "the player discards a card", "{player} discards {card}.",
+                  card=True),
+        EventKind("named", "the player names a colour for an 8",
+                  "{player} names {suit}.", arg="suit"),
+        EventKind("asset", "the player puts an asset into play",
+                  "{player} puts {card} into play.", card=True),
+        EventKind("event", "the player plays an event card for its effect",
+                  "{player} plays {card} for its effect.", card=True),
+        EventKind("settled", "the event card goes to the bottom of the discard pile",
+                  "{card} goes to the bottom of the discard pile.", card=True),
+        EventKind("trigger", "an ability of the player's card takes effect; arg: its trigger "
+                  "(1 begin turn, 2 end turn, 3 an opponent's turn begins)",
+                  "{card} of {player} takes effect.", card=True, arg="int"),
+        EventKind("extra", "the card lets the player discard more cards this turn; arg: how "
+                  "many", "{player} may discard {arg} more cards this turn.", card=True,
+                  arg="count"),
+        EventKind("chosen", "the player chooses a seat for an ability; arg: that seat",
+                  "{player} chooses {target}.", arg="seat"),
+        EventKind("colour", "the player names a colour for an ability",
+                  "{player} names {suit}.", arg="suit"),
+        EventKind("destroy", "the player destroys an asset; arg: the seat that held it",
+                  "{player} destroys {card}.", card=True, arg="seat"),
+        EventKind("restore", "the player puts an asset from the discard pile into play",
+                  "{player} puts {card} from the discard pile into play.", card=True),
+        EventKind("look", "the player looks at a card of the draw pile (seen by the player "
+                  "only); arg: its place from the top, 0 first", "{player} looks at {card}.",
+                  card=True, arg="count", visibility="player"),
+        EventKind("reveal", "the player reveals a card of the draw pile; arg: its place from "
+                  "the top, 0 first", "{player} reveals {card} from the draw pile.",
+                  card=True, arg="count"),
+        EventKind("bottom", "the player puts a card looked at on the bottom of the draw pile "
+                  "(seen by the player only); arg: where it was, 0 the top",
+                  "{player} puts {card} on the bottom of the draw pile.", card=True,
+                  arg="count", visibility="player"),
+        EventKind("put_in_play", "the player puts an asset from the draw pile into play",
+                  "{player} puts {card} from the draw pile into play.", card=True),
+        EventKind("fewer", "an ability makes the player draw fewer cards; arg: how many fewer",
+                  "{player} draws fewer cards: {arg} prevented.", arg="count"),
+        EventKind("take", "the player takes a card in a Trade (seen by the player only); arg: "
+                  "the seat it came from", "{player} takes {card} from {target}.", card=True,
+                  arg="seat", visibility="player"),
+        EventKind("give", "the player gives a card back in a Trade (seen by the player only); "
+                  "arg: the seat it goes to", "{player} gives {card} to {target}.", card=True,
+                  arg="seat", visibility="player"),
+        EventKind("taken", "a card is taken from the player in a Trade (seen by the player "
+                  "only); arg: the taker", "{player} hands {card} over to {target}.",
+                  card=True, arg="seat", visibility="player"),
+        EventKind("given", "the player receives a card in a Trade (seen by the player only); "
+                  "arg: the giver", "{player} receives {card} from {target}.", card=True,
+                  arg="seat", visibility="player"),
+        EventKind("looks_at_hand", "the player looks at a seat's hand; arg: that seat",
+                  "{player} looks at {target}'s hand.", arg="seat"),
+        EventKind("saved", "the player would lose, but an asset is destroyed instead",
+                  "{player} would lose, but {card} is destroyed instead.", card=True),
+        EventKind("loses", "the player loses the game and leaves; arg: cards in their hand",
+                  "{player} loses the game and leaves.", arg="count"),
+        EventKind("reshuffle", "the discard pile but its top card is shuffled into the draw "
+                  "pile; arg: how many cards", "The discard pile but its top card is "
+                  "shuffled into the draw pile.", player=False, arg="count"),
+        EventKind("impossible", "the player cannot draw: the game is over",
+                  "{player} cannot draw: the game is over."),
+        EventKind("out", "the player has no cards left", "{player} has no cards left."),
+    ))
 
     config: CrazierEightsConfig
     state: CrazierState
@@ -500,9 +690,9 @@ class CrazierEightsGame(AbilityRules, TableEngine):
         s.discards, s.played = [0] * n, [0] * n
         s.first, s.lead, s.named, s.phase = first, first, -1, BEGIN
         s.agenda = []
-        self._log.append(("deal", first, NO_CARD, s.hand_number))
+        self.log_event("deal", first, NO_CARD, s.hand_number)
         card = self.move((STOCK,), (PILE, DISCARD_PILE))
-        self._log.append(("starter", -1, card, -1))
+        self.log_event("starter", -1, card, -1)
         self.push("turn", first)
         self._run_agenda()
 
@@ -540,7 +730,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
             s.discards[q] = 1 if q in mine else 0
             s.played[q] = 0
         s.lead, s.phase = lead, BEGIN
-        self._log.append(("turn", lead, NO_CARD, -1))
+        self.log_event("turn", lead, NO_CARD, -1)
         self.push("draw_phase", lead)
         self._trigger(lead, BEGIN_TURN, OPPONENT_BEGIN_TURN)
 
@@ -670,7 +860,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
 
     def name_colour_apply(self, frame: Frame, a: int) -> None:
         self.state.named = ACTIONS.value(a)
-        self._log.append(("named", frame.seat, NO_CARD, self.state.named))
+        self.log_event("named", frame.seat, NO_CARD, self.state.named)
 
     def settle_resolve(self, frame: Frame) -> None:
         """The event has had its effect: it goes to the bottom of the discard pile."""
@@ -680,7 +870,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
         pile.remove(c)
         pile.append(c)  # (the one to move is then on top)
         self._to_bottom((PILE, RESOLVING), c)
-        self._log.append(("settled", frame.seat, c, -1))
+        self.log_event("settled", frame.seat, c, -1)
 
     def _to_bottom(self, src: tuple, c: int = NO_CARD) -> None:
         """Put a card on the bottom of the discard pile; it is the top card when the pile was
@@ -694,7 +884,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
         """``p`` has no cards left: its team wins now."""
         if self.state.hands[p]:
             return False
-        self._log.append(("out", p, NO_CARD, -1))
+        self.log_event("out", p, NO_CARD, -1)
         self._game_over(self.allies(p))
         return True
 
@@ -720,7 +910,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
         self.rng.shuffle(rest)
         s.stock[:0] = rest
         self.set_pile(DISCARD_PILE, pile[-1:])
-        self._log.append(("reshuffle", -1, NO_CARD, len(rest)))
+        self.log_event("reshuffle", -1, NO_CARD, len(rest))
 
     def _draw(self, seat: int, count: int, cause: int) -> bool:
         """``seat`` draws ``count`` cards, ``cause`` (a seat; -1 for the draw phase) causing
@@ -736,11 +926,11 @@ class CrazierEightsGame(AbilityRules, TableEngine):
             if change:
                 new = max(0, count + change)
                 if new < count:
-                    self._log.append(("fewer", seat, NO_CARD, count - new))
+                    self.log_event("fewer", seat, NO_CARD, count - new)
                 count = new
         for _ in range(count):
             if self._draw_one(seat) == NO_CARD:
-                self._log.append(("impossible", seat, NO_CARD, -1))
+                self.log_event("impossible", seat, NO_CARD, -1)
                 self._impossible_draw()
                 return False
         return True
@@ -766,7 +956,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
                 return
         for q in self.allies(p):
             s.lost_with[q] = len(s.hands[q])
-            self._log.append(("loses", q, NO_CARD, s.lost_with[q]))
+            self.log_event("loses", q, NO_CARD, s.lost_with[q])
             for c in sorted(s.hands[q]):
                 self._to_bottom((HAND, q), c)
             for c in list(s.zones[q]):
@@ -796,7 +986,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
                   for q in range(n)]
         for q in range(n):
             s.scores[q] += points[q]
-            self._log.append(("score", q, NO_CARD, points[q]))
+            self.log_event("score", q, NO_CARD, points[q])
         s.agenda = []
         if s.hand_number + 1 >= self.config.games:
             if self.config.games == 1:

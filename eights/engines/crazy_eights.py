@@ -22,19 +22,29 @@ one).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from typing import ClassVar
 
 from ..cards import JACK, KING, NO_CARD, NUM_STANDARD, QUEEN, RANK
 from ..config import option
-from .base import Event
 from .blocks import ActionSpace
+from .defaults import Default, Known
 from .encoding import OneHot
+from .events import CORE_EVENTS, PILE_GAME_EVENTS, EventKind, declare_events
 from .fields import ViewField
 from .pile import PileConfig, PileEngine, pile_blocks, pile_fields
 from .table import Frame
 
 PHASES = {"turn": "play", "suit": "choose suit", "after_draw": "after draw"}
+#: the action blocks each decision offers (a reader without the view's phase derives it)
+OFFERS = {"turn": ("play", "draw"), "suit": ("suit",), "after_draw": ("play", "pass")}
+
+
+def _drawn_card(known: Known) -> str | None:
+    """After a draw the only card play offered is the drawn card."""
+    if known.values["phase"] != PHASES["after_draw"]:
+        return None
+    plays = [text.split()[1] for text in known.legal if text.startswith("play ")]
+    return plays[0] if len(plays) == 1 else None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,6 +81,7 @@ class CrazyEightsGame(PileEngine):
     points_by_rank = (1, 2, 3, 4, 5, 6, 7, 50, 9, 10, 20, 20, 20)
     attack_ranks: ClassVar[dict[int, int]] = {KING: 3, QUEEN: 2, JACK: 1}
     phases = PHASES
+    offers = OFFERS
     view_fields = pile_fields(
         cards=NUM_STANDARD, total_cards=lambda config: 52 * config.num_decks,
         score_scale=lambda config: config.target_score, phases=tuple(PHASES.values()),
@@ -79,17 +90,18 @@ class CrazyEightsGame(PileEngine):
             "play it; else null (no other seat sees it)",
             f"s.agenda[-1].args[0] if s.agenda and s.agenda[-1].kind == 'after_draw' "
             f"else {NO_CARD}", OneHot(NUM_STANDARD),
-            visibility="acting", feature="drawn")])
+            visibility="acting", feature="drawn",
+            default=Default("during `after draw`, the card of the one `play` action in "
+                            "`legal`; else `null`", _drawn_card))])
+
+    event_kinds = declare_events(CORE_EVENTS, PILE_GAME_EVENTS, (
+        EventKind("skip", "the player loses their turn (a Queen, a Jack with two players, a "
+                  "King); arg: the cards a King made them draw, none otherwise",
+                  "{player} draws {arg} and is skipped.", arg="count",
+                  says_none="{player} is skipped."),
+    ))
 
     config: CrazyEightsConfig
-
-    @classmethod
-    def describe_event(cls, event: Event,
-                       name: Callable[[int], str] = lambda p: f"player {p}") -> str:
-        """A King's victim draws (``arg`` cards) and is skipped: one sentence."""
-        if event.kind == "skip" and event.arg >= 0:
-            return f"{name(event.player)} draws {event.arg} and is skipped."
-        return super().describe_event(event, name)
 
     # ---------------------------------------------------------------- turn
     def turn_legal(self, frame: Frame) -> list[int]:
@@ -154,19 +166,19 @@ class CrazyEightsGame(PileEngine):
         s = self.state
         if rank == JACK:
             if self.num_players == 2:
-                self._log.append(("skip", self.next_seat(p), NO_CARD, -1))
+                self.log_event("skip", self.next_seat(p), NO_CARD, -1)
                 self.push("turn", p)  # a reverse with two players is a skip
                 return
             s.direction = -s.direction
-            self._log.append(("reverse", p, NO_CARD, s.direction))
+            self.log_event("reverse", p, NO_CARD, s.direction)
             self.push("turn", self.next_seat(p))
         elif rank == QUEEN:
-            self._log.append(("skip", self.next_seat(p), NO_CARD, -1))
+            self.log_event("skip", self.next_seat(p), NO_CARD, -1)
             self.push("turn", self.next_seat(p, 2))
         elif rank == KING:
             victim = self.next_seat(p)
             drawn = self._draw_many(victim, self.config.king_draw)
-            self._log.append(("skip", victim, NO_CARD, drawn))
+            self.log_event("skip", victim, NO_CARD, drawn)
             self.push("turn", self.next_seat(p, 2))
         else:
             self.push("turn", self.next_seat(p))

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import NO_CARD, RANK_TEXT
 from .base import PlayerView
 from .cardset import STANDARD, CardSet
+from .defaults import Default, While
 
 if TYPE_CHECKING:
     from .encoding import Encoding
@@ -82,6 +83,12 @@ class ViewField:
     #: the on/off config option without which the field is not encoded (``""``: always
     #: encoded), so an option left off adds no feature; the view holds the field either way
     enabled_by: str = ""
+    #: what a reader of a view without this field takes it to be (None: it must be sent;
+    #: see :mod:`eights.engines.defaults`); not part of the field's identity (the encoder
+    #: cache's key), as it changes no view and no observation
+    default: Default | None = dataclasses.field(default=None, compare=False)
+    #: where it must be sent all the same, though it has a default
+    required_while: While | None = dataclasses.field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.visibility not in VISIBILITIES:
@@ -90,6 +97,9 @@ class ViewField:
         if self.core != (self.name in CORE_FIELDS):
             raise ValueError(f"view field {self.name!r}: the core fields are "
                              f"{', '.join(CORE_FIELDS)}, made with core()")
+        if self.required_while is not None and self.default is None:
+            raise ValueError(f"view field {self.name!r}: required_while needs a default (the "
+                             f"value where it is not required)")
         expr = one_expression(self.name, self.get) if isinstance(self.get, str) else None
         object.__setattr__(self, "expr", expr)
         if expr is not None:

@@ -68,6 +68,7 @@ from ..cards import (
     BLACK_JOKER,
     NO_CARD,
     NUM_KINDS,
+    NUM_STANDARD,
     RANK,
     RED_JOKER,
     SUIT,
@@ -79,7 +80,18 @@ from ..cards import (
 )
 from ..config import ConfigError, GameConfig, option
 from .blocks import ActionSpace, Block, cards, numbers, suits
+from .defaults import (
+    Default,
+    Known,
+    While,
+    constant,
+    last_dealer,
+    last_event_direction,
+    per_seat,
+    seat_or_none,
+)
 from .encoding import CardCounts, CardList, Choice, Flag, OneHot, PerPile, PerSeat, Scaled, Seat
+from .events import CORE_EVENTS, PILE_GAME_EVENTS, EventKind, declare_events, pick
 from .fields import ViewField, core
 from .table import PILE, ZONE, Frame, TableEngine, TableState, agenda_field, empty_piles
 
@@ -97,6 +109,11 @@ POINTS_BY_RANK = (50, 20, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
 PHASES = {"turn": "play", "answer": "answer", "follow": "follow", "suit": "choose suit",
           "knock": "knock", "direction": "direction", "pile_hand": "pile hand"}
+#: the action blocks each decision offers (a reader without the view's phase derives it)
+OFFERS = {"turn": ("play", "draw", "pass", "pick_up", "stop"),
+          "answer": ("play", "draw", "stop"), "follow": ("play", "draw", "pass", "stop"),
+          "suit": ("suit", "stop"), "knock": ("knock", "pass"),
+          "direction": ("keep", "reverse", "stop"), "pile_hand": ("play", "pass", "stop")}
 
 # ------------------------------------------------------------------ actions
 ACTIONS = ActionSpace(
@@ -306,6 +323,54 @@ def _decision_pile(game: JokersOfDeathGame, seat: int) -> tuple[bool, ...]:
     return tuple(i == k for i in range(len(s.piles)))
 
 
+# ------------------------------------------------------------------ defaults of a minimal view
+# What a reader of a view without the field takes it to be (eights/engines/defaults.py).
+def _owners_default(known: Known) -> list[int | None]:
+    """Unknown (``null``), except a 4 of Spades the seat answers while holding a Joker it may
+    not play on it: that 4 of Spades is its own."""
+    v = known.values
+    me = v["current_player"]
+    jokers = [c for c in v["hand"] if c >= NUM_STANDARD]
+    owners: list[int | None] = []
+    for k, (top, to_play) in enumerate(zip(v["pile_tops"], v["to_play"], strict=True)):
+        own = (v["phase"] == PHASES["answer"] and to_play and top == FOUR_OF_SPADES and jokers
+               and not any(text.startswith(f"play {card_text(j)} pile {k + 1}")
+                           for text in known.legal for j in jokers))
+        owners.append(me if own and me >= 0 else None)
+    return owners
+
+
+def _agenda_default(known: Known) -> list[dict[str, Any]]:
+    """The decision at hand (by ``phase``) on top of the turn it belongs to: ``answer`` while
+    a pile to answer is left, ``turn`` while a pile to play is left, else ``end``."""
+    v = known.values
+    seat = seat_or_none(v["current_player"])
+    pile = next((k for k, on in enumerate(v["decision_pile"]) if on), 0)
+    kind = {phase: kind for kind, phase in PHASES.items()}[v["phase"]]
+    if kind == "pile_hand":  # the space the picked-up pile left is the one without a top
+        space = next((k for k, top in enumerate(v["pile_tops"]) if top < 0), 0)
+        return [{"kind": "pile_hand", "seat": seat, "args": [space]}]
+    if kind in ("turn", "answer"):
+        return [{"kind": kind, "seat": seat, "args": []}]
+    left = any(v["to_play"])
+    answering = left and any(p and t for p, t in zip(v["pile_pending"], v["to_play"],
+                                                     strict=True))
+    below = "answer" if answering else "turn" if left else "end"
+    args = [pile] if kind in ("follow", "suit") else []
+    if kind == "direction":
+        return [{"kind": kind, "seat": seat, "args": args}]
+    return [{"kind": below, "seat": seat, "args": []}, {"kind": kind, "seat": seat, "args": args}]
+
+
+def _in_phases(*kinds: str) -> While:
+    """Required while the phase is one of ``kinds``' (a condition the schema states too)."""
+    names = [PHASES[kind] for kind in kinds]
+    text = " or ".join(f"`{name}`" for name in names)
+    schema = ({"const": names[0]} if len(names) == 1 else {"enum": names})
+    return While(f"while `phase` is {text}", lambda known: known.values["phase"] in names,
+                 {"required": ["phase"], "properties": {"phase": schema}})
+
+
 VIEW_FIELDS: tuple[ViewField, ...] = (
     core("hand", CardList(NUM_KINDS, _decks), "copies of each card in the observer's hand"),
     ViewField("pile_tops", "pile_card", "each pile's top card (null: an empty space, after a "
@@ -318,27 +383,39 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
               "answer it takes unless they answer (2s: two per 2 in a row; 4 of Spades: 4, "
               "then 16)", "tuple(s.pending)", PerPile(Scaled(16), _piles), feature="pending"),
     ViewField("pile_owners", "pile_seat", "who put each pile's top card there (null: turned "
-              "up at the deal)", "tuple(s.owners)", PerPile(Seat(), _piles), feature="owners"),
+              "up at the deal)", "tuple(s.owners)", PerPile(Seat(), _piles), feature="owners",
+              default=Default("`null` for every pile, except a 4 of Spades the seat answers "
+                              "holding a Joker that `legal` does not let it play there: its own",
+                              _owners_default)),
     ViewField("killed", "pile_bool", "each pile: killed by a Joker (out of play)",
               "tuple(map(bool, s.killed))", PerPile(Flag(), _piles)),
     ViewField("to_play", "pile_bool", "each pile: still to play (or to answer) this turn",
               "tuple(bool(s.todo >> k & 1) for k in range(len(s.piles)))",
               PerPile(Flag(), _piles)),
     ViewField("decision_pile", "pile_bool", "the pile a follow or suit decision is about",
-              _decision_pile, PerPile(Flag(), _piles)),
+              _decision_pile, PerPile(Flag(), _piles),
+              default=Default("`false` for every pile",
+                              lambda known: [False] * known.config.piles),
+              required_while=_in_phases("follow", "suit")),
     ViewField("phase", "phase", "what the player to act is deciding", _phase,
               Choice(tuple(PHASES.values())), names=tuple(PHASES.values())),
     ViewField("aces_played", "count", "Aces played this turn (each skips a player when it "
-              "ends)", "s.aces", Scaled(4), feature="aces"),
+              "ends)", "s.aces", Scaled(4), feature="aces",
+              default=constant(0)),
     ViewField("tens_played", "count", "Tens played this turn (its player then decides the "
-              "direction)", "s.tens", Flag(), feature="tens"),
+              "direction)", "s.tens", Flag(), feature="tens",
+              default=constant(0)),
     ViewField("fresh_turn", "bool", "true from the start of an ordinary turn until its player "
               "places, draws or picks up a card (Free Discard Pile: a pile may be picked up "
-              "only then)", "bool(s.fresh)"),
+              "only then)", "bool(s.fresh)",
+              default=Default("`true` while `legal` has a `pick up pile` action, else `false`",
+                              lambda known: known.legal_has("pick up"))),
     ViewField("knocked", "ints", "per seat: 1 knocked with one card, -1 chose not to knock "
-              "for it, 0 neither", "tuple(s.knocked)", PerSeat(Flag(1))),
+              "for it, 0 neither", "tuple(s.knocked)", PerSeat(Flag(1)),
+              default=per_seat(0)),
     ViewField("direction", "int", "1 while play goes up the seats, -1 the other way (the "
-              "game starts counter-clockwise: -1)", "s.direction", Flag(1)),
+              "game starts counter-clockwise: -1)", "s.direction", Flag(1),
+              default=last_event_direction(-1)),
     core("current_player", Seat(), "who acts now", feature="to_act"),
     core("hand_sizes", PerSeat(Scaled(_total), others=True),
          "each opponent's hand size / total cards"),
@@ -349,17 +426,31 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
               PerPile(CardCounts(NUM_KINDS, _decks), _piles), feature="pile_cards"),
     ViewField("picked_up", "cards", "the picked-up pile its player is playing out (Free Discard "
               "Pile; every card of it was face up)", "tuple(sorted(c for z in s.zones for c in "
-              "z))", CardList(NUM_KINDS, _decks)),
+              "z))", CardList(NUM_KINDS, _decks),
+              default=constant([]), required_while=While(
+                  "while `pile_tops` holds `null` (a picked-up pile leaves its space empty "
+                  "until it is played out)",
+                  lambda known: any(top < 0 for top in known.values["pile_tops"]),
+                  {"required": ["pile_tops"],
+                   "properties": {"pile_tops": {"contains": {"type": "null"}}}})),
     ViewField("penalties", "ints", "per seat: points of picked-up pile cards it could not play "
               "(Free Discard Pile), added to its hand's points", "tuple(s.penalties)",
-              PerSeat(Scaled(_score_scale))),
+              PerSeat(Scaled(_score_scale)),
+              default=per_seat(0)),
     core("scores", PerSeat(Scaled(_score_scale)), "match scores / target_score"),
     ViewField("hand_number", "count", "hands played before this one in a match",
-              "s.hand_number"),
-    ViewField("first_player", "seat", "who played first this hand", "s.first"),
+              "s.hand_number",
+              default=constant(0)),
+    ViewField("first_player", "seat", "who played first this hand", "s.first",
+              default=last_dealer()),
     ViewField("stuck", "count", "turns in a row that ended with no card placed, drawn or "
-              "taken (the hand is blocked at one per player)", "s.stuck"),
-    agenda_field(),
+              "taken (the hand is blocked at one per player)", "s.stuck",
+              default=constant(0)),
+    agenda_field(default=Default(
+        "by `phase`: the decision's frame for `current_player` (`follow` and `suit` with the "
+        "`decision_pile`) on top of the turn it belongs to (`answer` while a pile with a "
+        "penalty is `to_play`, `turn` while another is, else `end`); during `pile hand` one "
+        "`pile_hand` frame for the pile without a top", _agenda_default)),
 )
 
 
@@ -370,44 +461,63 @@ class JokersOfDeathGame(TableEngine):
     variant = "jokers_of_death"
     Config = JokersOfDeathConfig
     actions = ACTIONS
-    private_events = frozenset({"draw", "give"})
     low_score_wins = True
     phases = PHASES
+    offers = OFFERS
     view_fields = VIEW_FIELDS
     deal_step = -1  # dealt counter-clockwise from the first player, as play goes
     frame_args: ClassVar[dict[str, tuple[str, ...]]] = {
         "turn": (), "answer": (), "follow": ("count",), "suit": ("count",), "knock": (),
         "direction": (), "end": (), "pile_hand": ("count",),
     }
-    event_texts: ClassVar[dict[str, str]] = {
-        **TableEngine.event_texts,
-        "deal": "Hand {number} is dealt; {player} plays first.",
-        "starter": "Pile {number} starts with {card}.",
-        "starter_to_bottom": "Turned up for pile {number}, {card} goes under the stock.",
-        "play": "Pile {number}: {player} plays {card}.",
-        "penalty": "The next player must answer it or take {arg} cards.",
-        "suit": "{player} names {suit}.",
-        "draw": "{player} draws {card}.",
-        "take": "{player} takes {arg} cards.",
-        "pass": "{player} cannot play and passes.",
-        "knock": "{player} knocks: one card left.",
-        "no_knock": "{player} does not knock.",
-        "kill": "{player}'s Joker kills pile {number}: it is out of play.",
-        "reverse": "{player} reverses the direction: now {direction}.",
-        "keep": "{player} keeps the direction.",
-        "skip": "{player} is skipped.",
-        "switch": "The 3 of Diamonds: every hand passes to the next player.",
-        "give": "{player} passes {card} on to {target}.",
-        "recycle": "Every pile has an Ace on top: {arg} cards go back into the stock.",
-        "stop": "{player} holds two Jokers and stops the hand.",
-        "out": "{player} plays their last card.",
-        "blocked": "Nobody can play: the hand is over.",
-        "hand_over": "{player} wins the hand.",
-        "score": "{player} scores {arg} points.",
-        "tie": "Players are tied at the top: another hand decides the loser.",
-        "pick_up": "{player} picks up pile {number} to play it out.",
-        "pile_penalty": "{player} cannot play out the pile: its {arg} points are a penalty.",
-    }
+    event_kinds = declare_events(CORE_EVENTS, pick(
+        PILE_GAME_EVENTS, "deal", "draw", "suit", "skip", "hand_over", "score"), (
+        EventKind("starter", "the card turned up to start a pile; arg: the pile",
+                  "Pile {number} starts with {card}.", player=False, card=True, arg="pile"),
+        EventKind("starter_to_bottom", "a card turned up for a pile goes under the stock; "
+                  "arg: the pile", "Turned up for pile {number}, {card} goes under the stock.",
+                  player=False, card=True, arg="pile"),
+        EventKind("play", "a card played on a pile; arg: the pile",
+                  "Pile {number}: {player} plays {card}.", card=True, arg="pile"),
+        EventKind("penalty", "the card played makes the next player answer or take cards; "
+                  "arg: how many", "The next player must answer it or take {arg} cards.",
+                  arg="count"),
+        EventKind("take", "the player takes penalty cards; arg: how many came",
+                  "{player} takes {arg} cards.", arg="count"),
+        EventKind("pass", "the player cannot play and passes; arg: the pile left unplayed, if "
+                  "any", "{player} cannot play and passes.", arg="pile"),
+        EventKind("knock", "the player knocks: one card left", "{player} knocks: one card "
+                  "left."),
+        EventKind("no_knock", "the player does not knock", "{player} does not knock."),
+        EventKind("kill", "the player's Joker kills a pile; arg: the pile",
+                  "{player}'s Joker kills pile {number}: it is out of play.", arg="pile"),
+        EventKind("reverse", "the player reverses the direction; arg: the new direction",
+                  "{player} reverses the direction: now {direction}.", arg="direction"),
+        EventKind("keep", "the player keeps the direction; arg: the direction",
+                  "{player} keeps the direction.", arg="direction"),
+        EventKind("switch", "the 3 of Diamonds: every hand passes to the next player",
+                  "The 3 of Diamonds: every hand passes to the next player."),
+        EventKind("give", "a card passed on in a hand switch (seen by its giver only); arg: "
+                  "the seat it goes to", "{player} passes {card} on to {target}.", card=True,
+                  arg="seat", visibility="player"),
+        EventKind("recycle", "every pile has an Ace on top: cards go back into the stock; "
+                  "arg: how many", "Every pile has an Ace on top: {arg} cards go back into "
+                  "the stock.", player=False, arg="count"),
+        EventKind("stop", "the player holds two Jokers and stops the hand",
+                  "{player} holds two Jokers and stops the hand."),
+        EventKind("out", "the player plays their last card", "{player} plays their last "
+                  "card."),
+        EventKind("blocked", "nobody can play: the hand is over",
+                  "Nobody can play: the hand is over.", player=False),
+        EventKind("tie", "seats are tied at the top: another hand decides; arg: the top score",
+                  "Players are tied at the top: another hand decides the loser.",
+                  player=False, arg="int"),
+        EventKind("pick_up", "the player picks up a pile to play it out; arg: the pile",
+                  "{player} picks up pile {number} to play it out.", arg="pile"),
+        EventKind("pile_penalty", "the player cannot play out the picked-up pile; arg: its "
+                  "points", "{player} cannot play out the pile: its {arg} points are a "
+                  "penalty.", arg="int"),
+    ))
 
     config: JokersOfDeathConfig
     state: JokersState
@@ -460,7 +570,7 @@ class JokersOfDeathGame(TableEngine):
         s.zones = [[] for _ in range(n)]
         s.first, s.direction, s.stuck = first, -1, 0
         s.agenda = []
-        self._log.append(("deal", first, NO_CARD, s.hand_number))
+        self.log_event("deal", first, NO_CARD, s.hand_number)
         for k in range(cfg.piles):
             self._turn_up(k)
         self._start_turn(first)
@@ -474,9 +584,9 @@ class JokersOfDeathGame(TableEngine):
             if RANK[c] != 0:
                 break
             s.stock.insert(0, s.stock.pop())
-            self._log.append(("starter_to_bottom", -1, c, k))
+            self.log_event("starter_to_bottom", -1, c, k)
         c = self.move(("stock",), (PILE, k))
-        self._log.append(("starter", -1, c, k))
+        self.log_event("starter", -1, c, k)
 
     # ------------------------------------------------------------ helpers
     def _live(self) -> int:
@@ -520,7 +630,7 @@ class JokersOfDeathGame(TableEngine):
 
     def _take(self, seat: int, count: int) -> None:
         """Take ``count`` penalty cards (as many as the stock holds)."""
-        self._log.append(("take", seat, NO_CARD, self._draw_many(seat, count)))
+        self.log_event("take", seat, NO_CARD, self._draw_many(seat, count))
         self.state.stuck = 0
 
     # ------------------------------------------------------------ turns
@@ -548,7 +658,7 @@ class JokersOfDeathGame(TableEngine):
 
     def _knock(self, seat: int) -> None:
         self.state.knocked[seat] = 1
-        self._log.append(("knock", seat, NO_CARD, -1))
+        self.log_event("knock", seat, NO_CARD, -1)
 
     def _next_turn(self, seat: int) -> None:
         """The turn after ``seat``'s: each Ace played in it skips one player."""
@@ -556,7 +666,7 @@ class JokersOfDeathGame(TableEngine):
         q = seat
         for _ in range(s.aces):
             q = self.next_seat(q)
-            self._log.append(("skip", q, NO_CARD, -1))
+            self.log_event("skip", q, NO_CARD, -1)
         self._start_turn(self.next_seat(q))
 
     def end_resolve(self, frame: Frame) -> None:
@@ -593,7 +703,7 @@ class JokersOfDeathGame(TableEngine):
             self.push("turn", p)
         elif a == PASS:
             s = self.state
-            self._log.append(("pass", p, NO_CARD, -1))
+            self.log_event("pass", p, NO_CARD, -1)
             if self._blocked(p):
                 return
             s.todo = 0
@@ -615,7 +725,7 @@ class JokersOfDeathGame(TableEngine):
             return False
         s.stuck += 1
         if s.stuck >= self.num_players:
-            self._log.append(("blocked", -1, NO_CARD, -1))
+            self.log_event("blocked", -1, NO_CARD, -1)
             self._end_hand(None)
             return True
         return False
@@ -655,7 +765,7 @@ class JokersOfDeathGame(TableEngine):
         elif c == FOUR_OF_SPADES:
             s.pending[k] = FOUR_PENALTY
         if s.pending[k]:
-            self._log.append(("penalty", p, NO_CARD, s.pending[k]))
+            self.log_event("penalty", p, NO_CARD, s.pending[k])
         if rank == ACE:
             s.aces += 1
         elif rank == TEN:
@@ -684,7 +794,7 @@ class JokersOfDeathGame(TableEngine):
         s = self.state
         s.killed[k] = 1
         s.pending[k] = 0
-        self._log.append(("kill", p, NO_CARD, k))
+        self.log_event("kill", p, NO_CARD, k)
         extra = pending // FOUR_PENALTY
         if extra > 1:
             self._take(p, extra)
@@ -697,10 +807,10 @@ class JokersOfDeathGame(TableEngine):
         hands = [[] for _ in range(n)]
         for q in range(n):
             hands[self.next_seat(q)] = s.hands[q]
-        self._log.append(("switch", p, NO_CARD, -1))
+        self.log_event("switch", p, NO_CARD, -1)
         for q in range(n):  # each seat saw the hand it passed on (search agents remember it)
             for c in sorted(s.hands[q]):
-                self._log.append(("give", q, c, self.next_seat(q)))
+                self.log_event("give", q, c, self.next_seat(q))
         s.hands = hands
         s.knocked = [0] * n
 
@@ -722,7 +832,7 @@ class JokersOfDeathGame(TableEngine):
             return
         self.rng.shuffle(back)
         s.stock = back
-        self._log.append(("recycle", -1, NO_CARD, moved))
+        self.log_event("recycle", -1, NO_CARD, moved)
 
     # ---------------------------------------------------------------- free discard pile
     def _pick_ups(self) -> list[int]:
@@ -736,7 +846,7 @@ class JokersOfDeathGame(TableEngine):
         """The Free Discard Pile variant: pile ``k`` becomes ``p``'s second hand (its cards
         in ``p``'s zone), to be played out on the other piles before the first hand."""
         s = self.state
-        self._log.append(("pick_up", p, NO_CARD, k))
+        self.log_event("pick_up", p, NO_CARD, k)
         while s.piles[k]:
             self.move((PILE, k), (ZONE, p))
         s.pending[k] = 0
@@ -774,7 +884,7 @@ class JokersOfDeathGame(TableEngine):
                 self.move((ZONE, p), ("hand", p), c)
             s.penalties[p] += points
             s.knocked[p] = 0
-            self._log.append(("pile_penalty", p, NO_CARD, points))
+            self.log_event("pile_penalty", p, NO_CARD, points)
             s.todo = 0
             self.push("end", p)
             return
@@ -851,9 +961,9 @@ class JokersOfDeathGame(TableEngine):
                 if self._follows(c, k):
                     self._place(p, c, k, "follow")
                     return
-            self._log.append(("pass", p, NO_CARD, k))
+            self.log_event("pass", p, NO_CARD, k)
         elif a == PASS:
-            self._log.append(("pass", p, NO_CARD, k))
+            self.log_event("pass", p, NO_CARD, k)
         elif a == STOP:
             self._stop(p)
         else:
@@ -871,7 +981,7 @@ class JokersOfDeathGame(TableEngine):
         (k,) = frame.args
         suit = SUIT_IDS.index(a)
         self.state.suits[k] = suit
-        self._log.append(("suit", frame.seat, NO_CARD, suit))
+        self.log_event("suit", frame.seat, NO_CARD, suit)
 
     def knock_legal(self, frame: Frame) -> list[int]:
         return self._with_stop(frame.seat, [PASS, KNOCK])
@@ -884,7 +994,7 @@ class JokersOfDeathGame(TableEngine):
             self._stop(p)
         else:
             self.state.knocked[p] = -1
-            self._log.append(("no_knock", p, NO_CARD, -1))
+            self.log_event("no_knock", p, NO_CARD, -1)
 
     def direction_legal(self, frame: Frame) -> list[int]:
         return self._with_stop(frame.seat, [REVERSE, KEEP])
@@ -897,15 +1007,15 @@ class JokersOfDeathGame(TableEngine):
             return
         if a == REVERSE:
             s.direction = -s.direction
-            self._log.append(("reverse", p, NO_CARD, s.direction))
+            self.log_event("reverse", p, NO_CARD, s.direction)
         else:
-            self._log.append(("keep", p, NO_CARD, s.direction))
+            self.log_event("keep", p, NO_CARD, s.direction)
         self._next_turn(p)
 
     # ------------------------------------------------------------ ending a hand
     def _stop(self, p: int) -> None:
         """Two Jokers shown: the hand stops now and everyone scores their hand."""
-        self._log.append(("stop", p, NO_CARD, -1))
+        self.log_event("stop", p, NO_CARD, -1)
         self._end_hand(None)
 
     @staticmethod
@@ -921,7 +1031,7 @@ class JokersOfDeathGame(TableEngine):
         hand was stopped or blocked), then end the game or deal the next hand."""
         s, n = self.state, self.num_players
         if out is not None:
-            self._log.append(("out", out, NO_CARD, -1))
+            self.log_event("out", out, NO_CARD, -1)
         # (picked-up pile cards not yet played out when the hand stops count as unused)
         points = [self.hand_points(q) + s.penalties[q] + self.points(s.zones[q])
                   for q in range(n)]
@@ -931,10 +1041,10 @@ class JokersOfDeathGame(TableEngine):
         hand_winners = [out] if out is not None else [q for q in range(n) if points[q] == best]
         s.agenda = []
         s.todo = 0
-        self._log.append(("hand_over", hand_winners[0] if len(hand_winners) == 1 else -1,
-                          NO_CARD, int(out is None)))
+        self.log_event("hand_over", hand_winners[0] if len(hand_winners) == 1 else -1,
+                       NO_CARD, int(out is None))
         for q in range(n):
-            self._log.append(("score", q, NO_CARD, points[q]))
+            self.log_event("score", q, NO_CARD, points[q])
         if not self.config.match:
             self._finish(hand_winners)
             return
@@ -944,7 +1054,7 @@ class JokersOfDeathGame(TableEngine):
                 low = min(s.scores)
                 self._finish([q for q in range(n) if s.scores[q] == low])
                 return
-            self._log.append(("tie", -1, NO_CARD, top))
+            self.log_event("tie", -1, NO_CARD, top)
         s.hand_number += 1
         self._deal((s.first - 1) % n)  # the deal passes to the right, with the play
 

@@ -33,7 +33,9 @@ from typing import Any, ClassVar
 from ..cards import ACE, NO_CARD, NUM_STANDARD, QUEEN, RANK
 from ..config import option
 from .blocks import ActionSpace, Block
+from .defaults import While, constant
 from .encoding import Seat
+from .events import CORE_EVENTS, PILE_GAME_EVENTS, EventKind, declare_events
 from .fields import ViewField
 from .pile import (
     NO_SEAT,
@@ -51,6 +53,9 @@ EIGHT, TWO = 8, 2
 TWO_PICK_UP = 2
 PHASES = {"turn": "play", "suit": "choose suit", "last_card": "last card",
           "challenge": "challenge"}
+#: the action blocks each decision offers (a reader without the view's phase derives it)
+OFFERS = {"turn": ("play", "draw"), "suit": ("suit",), "last_card": ("last_card", "pass"),
+          "challenge": ("challenge", "pass")}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,23 +104,34 @@ CHALLENGE_ACTION = ACTIONS["challenge"].id()
 
 class LiveryEightsGame(PileEngine):
     variant = "livery_eights"
-    event_texts: ClassVar[dict[str, str]] = {
-        **PileEngine.event_texts,
-        "starter_to_bottom": "The starter, {card}, goes to the bottom of the stock.",
-        "pending": "{player} must play a 2 or pick up {arg} cards.",
-        "pick_up": "{player} picks up {arg} cards.",
-        "last_card": "{player} calls last card.",
-        "no_call": "{player} does not call last card.",
-        "no_challenge": "{player} does not challenge.",
-        "challenge": "{player} challenges {target} for not calling last card.",
-        "penalty": "{player} picks up {arg} penalty cards.",
-    }
+    event_kinds = declare_events(CORE_EVENTS, PILE_GAME_EVENTS, (
+        EventKind("starter_to_bottom", "an 8 turned up as the starter goes under the stock",
+                  "The starter, {card}, goes to the bottom of the stock.", player=False,
+                  card=True),
+        EventKind("reverse", "play changes direction; player: who reversed (none for a "
+                  "turned-up Queen); arg: the new direction",
+                  "Play changes direction: now {direction}.", arg="direction"),
+        EventKind("pending", "the player must answer stacked 2s; arg: the cards to pick up",
+                  "{player} must play a 2 or pick up {arg} cards.", arg="count"),
+        EventKind("pick_up", "the player picks up the stacked 2s' cards; arg: how many",
+                  "{player} picks up {arg} cards.", arg="count"),
+        EventKind("last_card", "the player calls last card", "{player} calls last card."),
+        EventKind("no_call", "the player does not call last card",
+                  "{player} does not call last card."),
+        EventKind("challenge", "the player challenges a missed call; arg: the seat challenged",
+                  "{player} challenges {target} for not calling last card.", arg="seat"),
+        EventKind("no_challenge", "the player does not challenge; arg: the seat that could be "
+                  "challenged", "{player} does not challenge.", arg="seat"),
+        EventKind("penalty", "a challenged player picks up penalty cards; arg: how many",
+                  "{player} picks up {arg} penalty cards.", arg="count"),
+    ))
     Config = LiveryEightsConfig
     actions = ACTIONS
     low_score_wins = True
     points_by_rank = (1, 2, 3, 4, 5, 6, 7, 30, 9, 10, 10, 10, 10)
     attack_ranks: ClassVar[dict[int, int]] = {TWO: 3, ACE: 2}
     phases = PHASES
+    offers = OFFERS
     view_fields = pile_fields(
         cards=NUM_STANDARD, total_cards=lambda config: 52 * config.num_decks,
         score_scale=lambda config: 100.0 * (config.match_games if config.match else 1),
@@ -123,7 +139,13 @@ class LiveryEightsGame(PileEngine):
         own_encoded=[
             pending_field(),
             ViewField("offender", "seat", "a seat that missed its last-card call and may be "
-                      "challenged now, else null", _offender, Seat(others=True)),
+                      "challenged now, else null", _offender, Seat(others=True),
+                      default=constant(None), required_while=While(
+                          "while `phase` is `challenge` (in a decide: while `legal` holds "
+                          "`challenge`)",
+                          lambda known: known.values["phase"] == PHASES["challenge"],
+                          {"required": ["phase"],
+                           "properties": {"phase": {"const": PHASES["challenge"]}}})),
         ])
 
     config: LiveryEightsConfig
@@ -146,10 +168,10 @@ class LiveryEightsGame(PileEngine):
             if RANK[c] != EIGHT:
                 break
             s.stock.insert(0, s.stock.pop())
-            self._log.append(("starter_to_bottom", -1, c, -1))
+            self.log_event("starter_to_bottom", -1, c, -1)
             c = s.stock[-1]
         self.move(("stock",), ("pile", 0))
-        self._log.append(("starter", -1, c, -1))
+        self.log_event("starter", -1, c, -1)
         self._starter_trick(RANK[c])
 
     def _starter_trick(self, rank: int) -> None:
@@ -157,15 +179,15 @@ class LiveryEightsGame(PileEngine):
         s = self.state
         first = s.first
         if rank == ACE:
-            self._log.append(("skip", first, NO_CARD, -1))
+            self.log_event("skip", first, NO_CARD, -1)
             s.agenda[-1] = Frame("turn", self.next_seat(first))
         elif rank == QUEEN:
             s.direction = -1
-            self._log.append(("reverse", -1, NO_CARD, s.direction))
+            self.log_event("reverse", -1, NO_CARD, s.direction)
             s.agenda[-1] = Frame("turn", self.next_seat(first, 2))  # the dealer's other side
         elif rank == TWO:
             s.pending[0] = TWO_PICK_UP
-            self._log.append(("pending", first, NO_CARD, s.pending[0]))
+            self.log_event("pending", first, NO_CARD, s.pending[0])
 
     # ---------------------------------------------------------------- turn
     def turn_legal(self, frame: Frame) -> list[int]:
@@ -210,13 +232,13 @@ class LiveryEightsGame(PileEngine):
         """Apply a played card's trick; return the seat that plays next."""
         s = self.state
         if rank == ACE:
-            self._log.append(("skip", self.next_seat(p), NO_CARD, -1))
+            self.log_event("skip", self.next_seat(p), NO_CARD, -1)
         elif rank == QUEEN:
             s.direction = -s.direction
-            self._log.append(("reverse", p, NO_CARD, s.direction))
+            self.log_event("reverse", p, NO_CARD, s.direction)
         elif rank == TWO:
             s.pending[0] += TWO_PICK_UP
-            self._log.append(("pending", self.next_seat(p), NO_CARD, s.pending[0]))
+            self.log_event("pending", self.next_seat(p), NO_CARD, s.pending[0])
         return self._seat_after(p, rank)
 
     def _seat_after(self, p: int, rank: int) -> int:
@@ -241,7 +263,7 @@ class LiveryEightsGame(PileEngine):
         s.stuck = 0  # a pick-up changes the table even if the stock gave nothing
         if s.pending[0]:
             got = self._draw_many(p, s.pending[0])
-            self._log.append(("pick_up", p, NO_CARD, got))
+            self.log_event("pick_up", p, NO_CARD, got)
             s.pending[0] = 0
         else:
             self._note_draw(p)
@@ -265,10 +287,10 @@ class LiveryEightsGame(PileEngine):
         """Say it, and the next seat plays; keep quiet, and the others may challenge."""
         p, (nxt,) = frame.seat, frame.args
         if a == CALL_ACTION:
-            self._log.append(("last_card", p, NO_CARD, -1))
+            self.log_event("last_card", p, NO_CARD, -1)
             self.push("turn", nxt)
         else:
-            self._log.append(("no_call", p, NO_CARD, -1))
+            self.log_event("no_call", p, NO_CARD, -1)
             self.push("challenge", self.next_seat(p), p, nxt)
 
     # ---------------------------------------------------------------- challenge
@@ -280,12 +302,12 @@ class LiveryEightsGame(PileEngine):
         until it comes round to the offender and play goes on."""
         p, (offender, nxt) = frame.seat, frame.args
         if a == CHALLENGE_ACTION:
-            self._log.append(("challenge", p, NO_CARD, offender))
+            self.log_event("challenge", p, NO_CARD, offender)
             got = self._draw_many(offender, self.config.last_card_penalty)
-            self._log.append(("penalty", offender, NO_CARD, got))
+            self.log_event("penalty", offender, NO_CARD, got)
             self.push("turn", nxt)
             return
-        self._log.append(("no_challenge", p, NO_CARD, offender))
+        self.log_event("no_challenge", p, NO_CARD, offender)
         following = self.next_seat(p)
         if following == offender:
             self.push("turn", nxt)

@@ -32,7 +32,9 @@ from ..cards import (
 )
 from ..config import ConfigError, GameConfig, option
 from .blocks import Block, cards, suits
+from .defaults import Default, constant, last_dealer, last_event_direction, per_seat, stock_left
 from .encoding import CardCounts, CardList, Choice, Flag, OneHot, PerSeat, Scaled, Seat
+from .events import CORE_EVENTS, PILE_GAME_EVENTS, declare_events
 from .fields import ViewField, core
 from .table import NO_SEAT, Frame, TableEngine, TableState, empty_piles
 
@@ -161,32 +163,41 @@ def pile_fields(*, cards: int, total_cards: Any, score_scale: Any, phases: Seque
                   Choice(tuple(phases), phase_options or {}), names=tuple(phases)),
         *own_encoded,
         ViewField("direction", "int", "1 while play goes up the seats, -1 after a reverse",
-                  "s.direction", Flag(1)),
+                  "s.direction", Flag(1), default=last_event_direction(1)),
         core("current_player", Seat(), "who acts now", feature="to_act"),
         core("hand_sizes", PerSeat(Scaled(total_cards), others=True),
              "each opponent's hand size / total cards"),
         ViewField("stock_size", "count", "cards left in the face-down stock",
-                  "len(s.stock)", Scaled(total_cards), feature="stock"),
+                  "len(s.stock)", Scaled(total_cards), feature="stock",
+                  default=stock_left(
+                      "the deck's cards less the hands (`hand_sizes`) and the discard pile "
+                      "(`discard_counts`); send it only with `discard_counts`",
+                      lambda known: sum(known.values["hand_sizes"])
+                      + sum(known.values["discard_counts"]))),
         ViewField("discard_counts", "card_counts", "every card in the discard pile (the top one "
                   "included) and its copies",
                   "bytes(s.pile_counts[0])", CardCounts(cards, _decks),
-                  feature="discards"),
+                  feature="discards", default=Default(
+                      "the top card alone: `{\"<top>\": 1}`",
+                      lambda known: {} if known.top < 0 else {card_text(known.top): 1})),
         core("scores", PerSeat(Scaled(score_scale)) if match else None, "match scores"),
         *([ViewField("hand_number", "count", "hands played before this one in a match (0 in a "
                      "single hand)",
-                     "s.hand_number")] if match else []),
-        ViewField("first_player", "seat", "who played first this hand", "s.first"),
+                     "s.hand_number", default=constant(0))] if match else []),
+        ViewField("first_player", "seat", "who played first this hand", "s.first",
+                  default=last_dealer()),
         ViewField("stuck", "count", "turns in a row in which nobody could move (the hand is "
                   "blocked at one per player)",
-                  "s.stuck"),
+                  "s.stuck", default=constant(0)),
         *own,
         ViewField("drew_on_suit", "seat_suits", "per seat: the suit to follow when it last "
                   "drew instead of playing, null once it has played since",
                   "tuple(s.drew_suit)", PerSeat(OneHot(4), others=True),
-                  feature="drew_suit"),
+                  feature="drew_suit", default=per_seat(None)),
         ViewField("drew_on_rank", "seat_ranks", "per seat: the top card's rank then (A to K), "
                   "or null", "tuple(s.drew_rank)",
-                  PerSeat(OneHot(13, first=1), others=True), feature="drew_rank"),
+                  PerSeat(OneHot(13, first=1), others=True), feature="drew_rank",
+                  default=per_seat(None)),
     )
 
 
@@ -203,7 +214,6 @@ class PileEngine(TableEngine):
     Config: ClassVar[type[PileConfig]] = PileConfig
     #: the state dataclass; a variant with extra state subclasses PileState
     state_class: ClassVar[type[PileState]] = PileState
-    private_events = frozenset({"draw"})
     #: rebuild the stock from the discards (under the top card) when it runs out
     reshuffle_when_empty: ClassVar[bool] = True
     #: points of a card left in hand, by rank (ace first)
@@ -214,24 +224,7 @@ class PileEngine(TableEngine):
     wild_rank: ClassVar[int] = 8
     #: ``[suit][rank]`` -> the cards that fit there (made from :attr:`wild_rank`)
     _cards_that_fit: ClassVar[tuple[tuple[frozenset[int], ...], ...]] = _cards_that_fit(8)
-    #: frame kind -> the phase name views show for it
-    phases: ClassVar[dict[str, str]] = {"turn": "play"}
-    #: the frame kind whose phase a view shows when nothing is pending (the game is over)
-    idle_frame: ClassVar[str] = "turn"
-    event_texts: ClassVar[dict[str, str]] = {
-        **TableEngine.event_texts,
-        "deal": "Hand {number} is dealt; {player} plays first.",
-        "starter": "The starter card is {card}.",
-        "draw": "{player} draws {card}.",
-        "reshuffle": "The discards are shuffled into a new stock of {arg} cards.",
-        "play": "{player} plays {card}.",
-        "suit": "{player} names {suit}.",
-        "pass": "{player} passes.",
-        "skip": "{player} is skipped.",
-        "reverse": "Play changes direction: now {direction}.",
-        "hand_over": "{player} wins the hand.",
-        "score": "{player} scores {arg} points.",
-    }
+    event_kinds = declare_events(CORE_EVENTS, PILE_GAME_EVENTS)
 
     state: PileState
 
@@ -289,13 +282,13 @@ class PileEngine(TableEngine):
         s.drew_suit = [-1] * n
         s.drew_rank = [-1] * n
         s.agenda = [Frame("turn", first)]
-        self._log.append(("deal", first, NO_CARD, s.hand_number))
+        self.log_event("deal", first, NO_CARD, s.hand_number)
         self._turn_up_starter()
 
     def _turn_up_starter(self) -> None:
         """Turn the top of the stock to start the discard pile (variants may add rules)."""
         c = self.move(("stock",), ("pile", 0))
-        self._log.append(("starter", -1, c, -1))
+        self.log_event("starter", -1, c, -1)
 
     # ------------------------------------------------------------ moves
     def playable(self, c: int) -> bool:
@@ -334,7 +327,7 @@ class PileEngine(TableEngine):
         self.rng.shuffle(stock)
         s.stock = stock
         self.set_pile(0, [top])
-        self._log.append(("reshuffle", -1, NO_CARD, len(stock)))
+        self.log_event("reshuffle", -1, NO_CARD, len(stock))
 
     def _play_card(self, seat: int, c: int) -> None:
         s = self.state
@@ -351,12 +344,12 @@ class PileEngine(TableEngine):
 
     def _choose_suit(self, seat: int, suit: int) -> None:
         self.state.suits[0] = suit
-        self._log.append(("suit", seat, NO_CARD, suit))
+        self.log_event("suit", seat, NO_CARD, suit)
 
     def _pass_turn(self, seat: int, moved: bool) -> bool:
         """Log a pass; count turns in which nothing could move. True if the table is blocked."""
         s = self.state
-        self._log.append(("pass", seat, NO_CARD, -1))
+        self.log_event("pass", seat, NO_CARD, -1)
         s.stuck = 0 if moved else s.stuck + 1
         if s.stuck >= self.num_players:
             self._end_hand(self._blocked_winners(), blocked=True)
@@ -381,10 +374,10 @@ class PileEngine(TableEngine):
         points = self._score_hand(winners)
         for p in range(self.num_players):
             s.scores[p] += points[p]
-        self._log.append(("hand_over", winners[0] if len(winners) == 1 else -1, NO_CARD,
-                          int(blocked)))
+        self.log_event("hand_over", winners[0] if len(winners) == 1 else -1, NO_CARD,
+                       int(blocked))
         for p in range(self.num_players):
-            self._log.append(("score", p, NO_CARD, points[p]))
+            self.log_event("score", p, NO_CARD, points[p])
         if not self.config.match:
             self._finish(winners)
             return

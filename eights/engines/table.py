@@ -26,7 +26,7 @@ priority loop.
 Cards move by :meth:`TableEngine.move`, the one place that takes a card out
 of one place (a hand, the stock, a pile's top or bottom, a seat's zone) and
 puts it in another, and logs the event. Who may see a logged card is the
-event kind's declared visibility (:attr:`Engine.private_events`), so views and
+event kind's declared visibility (:attr:`Engine.event_kinds`), so views and
 histories cannot leak it. :attr:`TableEngine.substitutions` hook into it: a
 substitution ability ("if you would draw, instead ...") sees each move first
 and may send the card elsewhere.
@@ -114,6 +114,15 @@ class TableEngine(Engine):
     frame_args: ClassVar[dict[str, tuple[str, ...]]] = {}
     #: the way the deal goes round from the first player: +1 up the seats, -1 down
     deal_step: ClassVar[int] = 1
+    #: decision frame kind -> the phase a view shows while it is the decision at hand
+    phases: ClassVar[dict[str, str]] = {}
+    #: decision frame kind -> the action blocks its decisions may offer (a lone forced
+    #: action is no decision). A reader of a view without its ``phase`` derives it from
+    #: these (:func:`~eights.engines.defaults.phase_rule`), and a test holds every decision
+    #: of every option config to them
+    offers: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: the frame kind whose phase a view shows when nothing is pending (the game is over)
+    idle_frame: ClassVar[str] = "turn"
     #: whether :meth:`_settle` keeps :attr:`forced_moves`: off until
     #: :meth:`record_forced_moves` (the record costs 3-4% of the raw engine's decisions per
     #: second, and only a narrator reads it)
@@ -154,6 +163,25 @@ class TableEngine(Engine):
             cls.View.frame_args = cls.frame_args
         if cls.View is not PlayerView:
             cls.View.cardset = cls.cardset
+            cls.View.event_kinds = cls.event_kinds
+        cls._check_offers()
+
+    @classmethod
+    def _check_offers(cls) -> None:
+        """Every phase's frame kind declares the blocks it offers, each a block of the
+        variant's action space."""
+        if not cls.phases or "actions" not in dir(cls):
+            return
+        if set(cls.offers) != set(cls.phases) or cls.idle_frame not in cls.phases:
+            raise TypeError(f"{cls.__name__}: offers must name the blocks of each frame kind "
+                            f"of phases ({', '.join(cls.phases)}), and idle_frame one of them; "
+                            f"offers names {', '.join(cls.offers) or 'none'}")
+        unknown = sorted({b for blocks in cls.offers.values() for b in blocks}
+                         - set(cls.actions.blocks))
+        if unknown:
+            raise TypeError(f"{cls.__name__}: offers names blocks the action space lacks: "
+                            f"{', '.join(unknown)}; the blocks are "
+                            f"{', '.join(cls.actions.blocks)}")
 
     @classmethod
     def encoder(cls, config: Any) -> Encoder:
@@ -189,7 +217,7 @@ class TableEngine(Engine):
         while not self.terminated:
             if self.turn >= limit:
                 self.truncated = True
-                self._log.append(("truncated", -1, NO_CARD, self.turn))
+                self.log_event("truncated", -1, NO_CARD, self.turn)
                 break
             frame = self.state.agenda[-1]  # (a new deal replaces the agenda: read it each time)
             legal = legal_by_kind[frame.kind](self, frame)
@@ -311,7 +339,7 @@ class TableEngine(Engine):
         else:  # ZONE
             s.zones[dst[1]].append(card)
         if event:
-            self._log.append((event, player, card, arg))
+            self.log_event(event, player, card, arg)
         return card
 
     @staticmethod
@@ -473,7 +501,7 @@ class TableEngine(Engine):
         """The game is over: ``winners`` won."""
         self.terminated = True
         self.winners = tuple(sorted(winners))
-        self._log.append(("game_over", -1, NO_CARD, len(self.winners)))
+        self.log_event("game_over", -1, NO_CARD, len(self.winners))
 
     def final_scores(self) -> tuple[int, ...]:
         return tuple(self.state.scores)
@@ -526,10 +554,11 @@ class TableEngine(Engine):
         raise NotImplementedError(f"{self.variant}: determinize is not implemented")
 
 
-def agenda_field() -> ViewField:
-    """The view field of a variant whose every frame is public: its whole agenda."""
+def agenda_field(**rules: Any) -> ViewField:
+    """The view field of a variant whose every frame is public: its whole agenda
+    (``rules``: its ``default`` and ``required_while``, see :mod:`eights.engines.defaults`)."""
     return ViewField("agenda", "frames", "what is pending, bottom first (the top frame is the "
-                     "decision at hand); every frame is public", "tuple(s.agenda)")
+                     "decision at hand); every frame is public", "tuple(s.agenda)", **rules)
 
 
 def empty_piles(count: int, kinds: int) -> dict[str, list]:

@@ -12,7 +12,7 @@ Each block is made here from the variant's registration and its env module's
 declared view fields, the options with their defaults, a rendered position and
 the version history. Pages about every variant at once (:data:`SHARED_PAGES`:
 docs/training.md's table of Gymnasium ids, docs/protocol.md's of the variants a
-hello may name) hold blocks made from the registry
+hello may name and of every variant's event kinds) hold blocks made from the registry
 alone (:data:`SHARED_BLOCKS`), so a new variant cannot be left out of them.
 ``python -m eights.envs.pages`` rewrites the blocks in place; ``--check`` only
 reports the stale ones, which is what the test suite runs, so a page cannot
@@ -106,9 +106,30 @@ def protocol_variants() -> str:
     return "\n".join(rows)
 
 
+def protocol_events() -> str:
+    """Every variant's declared event kinds (:mod:`eights.engines.events`): what a history
+    holds, each argument's kind and who sees the card, as a Markdown table."""
+    from ..engines import engine_class
+    from ..engines.events import events_table
+
+    return events_table({variant: engine_class(variant).event_kinds for variant in REGISTRY})
+
+
+def protocol_view(variant: str) -> Callable[[], str]:
+    """The table of ``variant``'s view fields in docs/protocol.md (required, default, meaning),
+    from the engine's declarations."""
+    def table() -> str:
+        from ..protocol.schema_views import view_table
+
+        return view_table(variant)
+    return table
+
+
 #: blocks of the pages about every variant at once, made from the registry
-SHARED_BLOCKS: dict[str, Callable[[], str]] = {"gym-ids": gym_ids,
-                                               "protocol-variants": protocol_variants}
+SHARED_BLOCKS: dict[str, Callable[[], str]] = {
+    "gym-ids": gym_ids, "protocol-variants": protocol_variants,
+    "protocol-events": protocol_events,
+    **{f"protocol-view-{variant}": protocol_view(variant) for variant in REGISTRY}}
 #: those pages, relative to the repository root
 SHARED_PAGES = (Path("docs") / "training.md", Path("docs") / "protocol.md")
 

@@ -6,8 +6,8 @@ text notation; the bot answers one action. docs/protocol.md is the full
 description and ``schema.json`` the JSON Schema of every message.
 
 * :mod:`~eights.protocol.messages`: building, writing and strictly reading messages
-* :mod:`~eights.protocol.views`: a PlayerView as JSON and back (what a bot may see)
-* :mod:`~eights.protocol.view_rules`: the view fields a frontend must send, and the others' defaults
+* :mod:`~eights.protocol.views`: a PlayerView as JSON and back (what a bot may see); the
+  fields a frontend may leave out are filled in from the engine's declared defaults
 * :mod:`~eights.protocol.session`: the bot's side of a session, around a built-in agent
 * :mod:`~eights.protocol.stdio`: a bot over stdin/stdout (``eights bot``)
 * :mod:`~eights.protocol.server`: a WebSocket bot server (``eights serve``)

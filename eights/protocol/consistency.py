@@ -18,7 +18,7 @@ optional one without which a position can be, else ``legal`` (what the
 engine compares the position with). One mechanism, the engine's own rules, so
 no variant keeps a list of its impossible views.
 
-The defaults :mod:`~eights.protocol.view_rules` fills in are ours, not the
+The defaults the engines declare (:mod:`~eights.engines.defaults`) are ours, not the
 frontend's: only sent fields are compared, and a view no position fits while
 defaults were filled in goes to the agent as before (the session answers with
 the heuristic if the agent then fails).
@@ -33,8 +33,7 @@ from typing import Any
 from ..engines import engine_class
 from ..engines.base import PlayerView
 from .errors import ProtocolError
-from .view_rules import rules_for
-from .views import _fields_of, field_to_json, read_view
+from .views import _fields_of, field_to_json, read_view, rules_for
 
 #: the seed of the deal a view is checked with: hidden cards do not change the seat's view,
 #: so any deal does, and a fixed one makes the answer reproducible

@@ -31,9 +31,15 @@ from .errors import ERROR_CODES, ProtocolError
 from .views import view_to_json
 
 #: the protocol this library speaks, as the hello and ready name it
-PROTOCOL = "eights-bot/1"
+PROTOCOL = "eights-bot/2"
 #: versions a bot built on this library answers; any other hello gets unsupported_protocol
 SUPPORTED_PROTOCOLS = (PROTOCOL,)
+#: what changed since each older version, said to a side that speaks only that one
+RETIRED_PROTOCOLS = {
+    "eights-bot/1": "eights-bot/2 writes every event's arguments by the kind each variant "
+                    "declares (a suit or colour as its code in every variant, null where an "
+                    "event has none)",
+}
 #: default limit on one message read by a stdio bot or ExternalAgent (a decide carries the
 #: whole public history); ``eights serve`` has a smaller one of its own
 #: (:data:`eights.protocol.server.DEFAULT_SERVER_MAX_MESSAGE_BYTES`)
@@ -160,9 +166,11 @@ def parse_message(text: str | bytes, sender: str,
     try:
         if kind in ("hello", "ready") and isinstance(data.get("protocol"), str) \
                 and data["protocol"] not in SUPPORTED_PROTOCOLS:
+            retired = RETIRED_PROTOCOLS.get(data["protocol"])
             raise ProtocolError("unsupported_protocol",
                                 f"protocol {data['protocol']!r} is not spoken here; this side "
-                                f"speaks {', '.join(SUPPORTED_PROTOCOLS)}")
+                                f"speaks {', '.join(SUPPORTED_PROTOCOLS)}"
+                                + (f" ({retired})" if retired else ""))
         validation.check(data, kind)
     except ProtocolError as err:
         if isinstance(id_, int) and not isinstance(id_, bool) and 0 <= id_ <= MAX_ID:

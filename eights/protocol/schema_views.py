@@ -1,13 +1,16 @@
-"""The JSON Schema of each variant's view, made from its declared view fields.
+"""The JSON Schema of each variant's view and events, made from its declarations.
 
 ``schema.json`` (beside this module) holds the schema of every message. Its
 per-variant view definitions (``$defs/<variant>_view``) are not written by
 hand: each is made here from the variant's view class (the fields and their
 protocol kinds, from :mod:`eights.engines.fields`), each field's declared
-meaning, and the protocol's defaults for the fields a frontend may leave out
-(:mod:`eights.protocol.view_rules`). A test checks that ``schema.json``
-holds exactly what this module makes; after changing a variant's fields,
-rewrite it with::
+meaning, and the defaults the engine declares for the fields a frontend may
+leave out (:mod:`eights.engines.defaults`). Its event definitions
+(``$defs/<variant>_event``, one branch per declared kind with its arguments
+typed) are made from the variant's event kinds (:mod:`eights.engines.events`),
+and the protocol version it names from :data:`~eights.protocol.messages.PROTOCOL`.
+A test checks that ``schema.json`` holds exactly what this module makes;
+after changing a variant's fields or events, rewrite it with::
 
     python -m eights.protocol.schema_views --write
 """
@@ -23,8 +26,10 @@ from typing import Any
 from ..engines import VARIANTS, engine_class
 from ..engines.base import PlayerView
 from ..engines.cardset import STANDARD
-from .view_rules import NOT_CONSTANT, RequiredWhile, required_fields, rules_for
-from .views import PILE_INNER_KINDS, view_class, view_fields
+from ..engines.defaults import NOT_CONSTANT, RequiredWhile
+from ..engines.events import ARG_KINDS, EventKind
+from .messages import PROTOCOL
+from .views import PILE_INNER_KINDS, required_fields, rules_for, view_class, view_fields
 
 SCHEMA_FILE = "schema.json"
 
@@ -64,14 +69,15 @@ KIND_SCHEMAS.update({f"pile_{inner}": _array(KIND_SCHEMAS[inner]) for inner in P
 
 #: the fields every view has (:class:`PlayerView`), in the protocol's words
 CORE_MEANINGS: dict[str, str] = {
-    "seat": "",
-    "current_player": "The seat to act, or null once the game is over.",
+    "seat": "The seat this view belongs to (in a decide, the seat to decide).",
+    "current_player": "The seat to act (`null` once the game is over); in a decide, equal to "
+                      "`seat`.",
     "hand": "This seat's cards, in any order (our frontends sort them by suit then rank).",
     "hand_sizes": "Cards in each seat's hand, in seat order.",
     "scores": "Each seat's points (match totals in a match).",
     "turn": "Actions applied so far, forced ones included.",
-    "game_over": "",
-    "history": "Every public event so far, oldest first.",
+    "game_over": "Whether the game has ended.",
+    "history": "Every public event so far, oldest first (see [Events](#events)).",
 }
 
 
@@ -95,6 +101,34 @@ def _meanings(variant: str) -> dict[str, str]:
     return meanings
 
 
+def _cell(text: str) -> str:
+    """A sentence as a Markdown table cell: no leading capital, no closing full stop."""
+    text = text.strip().removesuffix(".")
+    return (text[:1].lower() + text[1:]).replace("|", "\\|")
+
+
+def view_table(variant: str) -> str:
+    """docs/protocol.md's table of ``variant``'s view fields: whether each is required, what
+    a reader takes it to be when it is left out, and what it means, all from the engine's
+    declarations (the same words as ``schema.json``'s descriptions)."""
+    cls = view_class(variant)
+    meanings, rules = _meanings(variant), rules_for(variant)
+    rows = ["| field | required | when left out | meaning |", "| --- | --- | --- | --- |"]
+    for name in view_fields(variant):
+        meaning = _cell(meanings.get(name, ""))
+        if cls.field_kinds.get(name) == "phase":
+            meaning += ": " + ", ".join(f"`{phase}`" for phase in cls.phase_names)
+        rule = rules.get(name)
+        if rule is None:
+            required, left_out = "**yes**", ""
+        elif isinstance(rule, RequiredWhile):
+            required, left_out = rule.text, rule.default.text
+        else:
+            required, left_out = "no", rule.text
+        rows.append(f"| `{name}` | {required} | {left_out} | {meaning} |")
+    return "\n".join(rows)
+
+
 def view_definition(variant: str) -> dict[str, Any]:
     """``$defs/<variant>_view``: every field of the variant's view with its schema, its
     meaning and, for a field a frontend may leave out, what is assumed then."""
@@ -105,7 +139,7 @@ def view_definition(variant: str) -> dict[str, Any]:
     fields = view_fields(variant)
     properties: dict[str, Any] = {}
     for name in fields:
-        schema = (_array(_ref("event")) if name == "history"
+        schema = (_array(_ref(f"{variant}_event")) if name == "history"
                   else _kind_schema(name, kinds[name], cls))
         text = meanings.get(name, "")
         if kinds.get(name) == "frames":
@@ -142,6 +176,51 @@ def view_definition(variant: str) -> dict[str, Any]:
     return definition
 
 
+#: the JSON Schema of an event's ``arg`` of each declared kind (:data:`ARG_KINDS`)
+ARG_SCHEMAS: dict[str, dict[str, Any]] = {
+    "seat": _nullable(_ref("seat")),
+    "suit": _nullable(_ref("suit")),
+    "pile": _nullable(_ref("count")),
+    "count": _nullable(_ref("count")),
+    "int": {"type": "integer"},
+    "bool": {"type": "boolean"},
+    "direction": {"enum": [1, -1]},
+}
+assert set(ARG_SCHEMAS) == set(ARG_KINDS), "every arg kind has its schema"
+NULL = {"type": "null"}
+
+
+def event_kind_schema(kind: EventKind) -> dict[str, Any]:
+    """One declared event kind: its name, and each slot typed (null where it has none)."""
+    arg_doc = f" arg: {ARG_KINDS[kind.arg]}." if kind.arg else ""
+    hidden = " Its card is null for every seat but its player." if (
+        kind.visibility == "player") else ""
+    return {
+        "description": _sentence(kind.doc) + hidden + arg_doc,
+        "type": "object",
+        "properties": {
+            "kind": {"const": kind.name},
+            "player": _nullable(_ref("seat")) if kind.player else NULL,
+            "card": _nullable(_ref("card")) if kind.card else NULL,
+            "arg": ARG_SCHEMAS[kind.arg] if kind.arg else NULL,
+        },
+        "required": ["kind", "player", "card", "arg"],
+        "additionalProperties": False,
+    }
+
+
+def event_definition(variant: str) -> dict[str, Any]:
+    """``$defs/<variant>_event``: one branch per event kind the variant declares."""
+    kinds = engine_class(variant).event_kinds
+    return {
+        "description": f"One event of {variant}'s history, as the seat may see it: a kind the "
+                       f"variant declares, each argument of its declared kind (a suit or "
+                       f"colour as its code, a card in text) and null where the kind has "
+                       f"none or the card is hidden from this seat.",
+        "oneOf": [event_kind_schema(kinds[name]) for name in sorted(kinds)],
+    }
+
+
 STANDARD_CARD = "(A|[2-9]|10|J|Q|K)[CDHS]|RJ|BJ"
 
 
@@ -176,14 +255,23 @@ def card_definitions() -> dict[str, dict[str, Any]]:
 
 
 def with_view_definitions(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` with every variant's view definition made anew (and listed in ``view``),
-    and the card and suit definitions of every variant's notation."""
+    """``schema`` with every variant's view and event definitions made anew (listed in
+    ``view`` and ``event``), the card and suit definitions of every variant's notation, and
+    the protocol version of :data:`PROTOCOL` (its id, title, hello and ready)."""
     defs = dict(schema["$defs"])
     defs.update(card_definitions())
     for variant in VARIANTS:
         defs[f"{variant}_view"] = view_definition(variant)
+        defs[f"{variant}_event"] = event_definition(variant)
     defs["view"] = dict(defs["view"], anyOf=[_ref(f"{v}_view") for v in VARIANTS])
-    return dict(schema, **{"$defs": defs})
+    defs["event"] = {"description": "One event of a view's history: see each variant's.",
+                     "anyOf": [_ref(f"{v}_event") for v in VARIANTS]}
+    for message in ("hello", "ready"):
+        props = dict(defs[message]["properties"])
+        props["protocol"] = dict(props["protocol"], const=PROTOCOL)
+        defs[message] = dict(defs[message], properties=props)
+    return dict(schema, **{"$id": f"urn:eights:bot-protocol:{PROTOCOL}",
+                           "title": f"eights bot protocol, version {PROTOCOL}", "$defs": defs})
 
 
 def schema_text(schema: dict[str, Any]) -> str:

@@ -13,17 +13,16 @@ each field is written.
 
 Our frontends write every field (:func:`view_to_json`), but a frontend in
 another language should not have to keep our bookkeeping: only what a table
-shows is required, and :func:`view_from_json` fills in the rest from
-:mod:`~eights.protocol.view_rules`'s per-variant defaults, so our agents
-always get a complete view. Given every field, it is the exact inverse of
-:func:`view_to_json`.
+shows is required, and :func:`view_from_json` fills in the rest from the
+defaults each engine declares beside its view fields
+(:mod:`eights.engines.defaults`), so our agents always get a complete view.
+Given every field, it is the exact inverse of :func:`view_to_json`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -33,20 +32,19 @@ from ..config import GameConfig
 from ..engines import engine_class
 from ..engines.base import Event, PlayerView, SeatHistory
 from ..engines.cardset import STANDARD, CardSet
+from ..engines.defaults import Known, RequiredWhile, Rule, view_rules
+from ..engines.events import NULLABLE_ARGS, arg_to_json
 from ..engines.table import Frame
 from . import validation
 from .errors import ProtocolError
-from .view_rules import Known, RequiredWhile, rules_for
 
 #: view fields that travel elsewhere: variant and config in the hello, the legal
 #: actions in the decide message, the events as ``history``
 CARRIED_ELSEWHERE = frozenset({"variant", "config", "legal_actions", "seen_events"})
 
-#: event kinds whose ``arg`` is a suit (written as its letter); others carry an int
-SUIT_ARG_EVENTS = frozenset({"suit"})
+#: an event's fields: each kind's declaration (:mod:`eights.engines.events`) says which it
+#: has and the kind of its ``arg``
 EVENT_FIELDS = ("kind", "player", "card", "arg")
-MAX_EVENT_KIND = 40
-EVENT_KIND = re.compile(r"[a-z][a-z_]*\Z")
 
 
 @functools.cache
@@ -86,6 +84,18 @@ def view_class(variant: str) -> type[PlayerView]:
         raise TypeError(f"{variant}: its engine's view() does not declare a PlayerView class")
     _fields_of(cls)  # registered?
     return cls
+
+
+def rules_for(variant: str) -> dict[str, Rule]:
+    """The optional fields of ``variant``'s view and how each is filled in, as its engine
+    declares them (a field not listed must always be sent)."""
+    return view_rules(engine_class(variant))
+
+
+def required_fields(variant: str, fields: Sequence[str]) -> list[str]:
+    """The fields (of ``fields``, the view's) that every view of ``variant`` must carry."""
+    rules = rules_for(variant)
+    return [name for name in fields if name not in rules]
 
 
 def view_fields(variant: str) -> list[str]:
@@ -152,16 +162,19 @@ def _frames_to_json(frames: Any, cls: type[PlayerView]) -> list[dict[str, Any]]:
             for kind, seat, args in frames]
 
 
-def event_to_json(event: Event, cards: CardSet = STANDARD) -> dict[str, Any]:
-    """``{"kind", "player", "card", "arg"}``: no player or card (or a hidden card) is null;
-    cards and suits in ``cards``' notation."""
+def event_to_json(event: Event, cls: type[PlayerView]) -> dict[str, Any]:
+    """``{"kind", "player", "card", "arg"}``, each written by the kind's declaration in the
+    view class's engine (:attr:`~eights.engines.base.PlayerView.event_kinds`): a slot the
+    kind has not, no player, no card or a hidden card is null; cards in ``cls``' notation,
+    a suit or colour as its code, a seat or pile as its number."""
     kind, player, card, arg = event
+    declared = cls.event_kinds[kind]
+    cards = cls.cardset
     return {
         "kind": kind,
-        "player": None if player < 0 else player,
-        "card": None if card == NO_CARD else cards.texts[card],
-        "arg": (cards.colour_codes[arg]
-                if kind in SUIT_ARG_EVENTS and 0 <= arg < len(cards.colour_codes) else arg),
+        "player": None if player < 0 or not declared.player else player,
+        "card": None if card == NO_CARD or not declared.card else cards.texts[card],
+        "arg": arg_to_json(declared.arg, arg, cards),
     }
 
 
@@ -180,7 +193,7 @@ def view_to_json(view: PlayerView) -> dict[str, Any]:
     """
     cls = type(view)
     out = {name: field_to_json(kind, getattr(view, name), cls) for name, kind in _fields_of(cls)}
-    out["history"] = [event_to_json(e, cls.cardset) for e in view.history()]
+    out["history"] = [event_to_json(e, cls) for e in view.history()]
     return out
 
 
@@ -342,18 +355,48 @@ def check_fields(path: str, data: Mapping[str, Any], allowed: list[str] | tuple[
                             f"the fields are {', '.join(allowed)}")
 
 
-def event_from_json(path: str, data: Any, n: int, cards: CardSet = STANDARD) -> Event:
+def event_from_json(path: str, data: Any, n: int, cls: type[PlayerView]) -> Event:
+    """An event back from its JSON, by its kind's declaration in the view class's engine: the
+    kind must be declared, a slot it has not must be null, and its ``arg`` of the declared
+    kind (a suit as its code)."""
     if not isinstance(data, dict):
         raise _bad(path, data, "an event object {kind, player, card, arg}")
     check_fields(path, data, EVENT_FIELDS)
-    kind = data["kind"]
-    if not (isinstance(kind, str) and len(kind) <= MAX_EVENT_KIND and EVENT_KIND.match(kind)):
-        raise _bad(f"{path}.kind", kind, "a lower-case event name like 'play'")
+    name = data["kind"]
+    kinds = cls.event_kinds
+    declared = kinds.get(name) if isinstance(name, str) else None
+    if declared is None:
+        raise _bad(f"{path}.kind", name, "one of the variant's event kinds: "
+                   + ", ".join(sorted(kinds)))
+    for slot, has in (("player", declared.player), ("card", declared.card),
+                      ("arg", bool(declared.arg))):
+        if not has and data[slot] is not None:
+            raise _bad(f"{path}.{slot}", data[slot], f"null: a {name} event has no {slot}")
     player = _seat(f"{path}.player", data["player"], n)
-    card = _card(f"{path}.card", data["card"], cards, nullable=True)
-    arg = _suit(f"{path}.arg", data["arg"], cards) if kind in SUIT_ARG_EVENTS else _int(
-        f"{path}.arg", data["arg"])
-    return Event(kind, player, card, arg)
+    card = _card(f"{path}.card", data["card"], cls.cardset, nullable=True)
+    return Event(name, player, card, _event_arg(f"{path}.arg", declared.arg, data["arg"], n,
+                                                 cls.cardset))
+
+
+def _event_arg(path: str, kind: str, value: Any, n: int, cards: CardSet) -> int:
+    """An event's ``arg`` back by its declared kind (``-1`` for none)."""
+    if not kind:
+        return -1
+    if kind == "suit":
+        return _suit(path, value, cards)
+    if kind == "seat":
+        return _seat(path, value, n)
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise _bad(path, value, "true or false")
+        return int(value)
+    if kind == "direction":
+        if value not in (1, -1) or isinstance(value, bool):
+            raise _bad(path, value, "1 (up the seats) or -1")
+        return value
+    if kind in NULLABLE_ARGS:  # pile, count
+        return -1 if value is None else _int(path, value, 0)
+    return _int(path, value)
 
 
 @functools.lru_cache(maxsize=64)
@@ -366,23 +409,64 @@ def deck_counts(variant: str, config: GameConfig) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def _fill_in(cls: type[PlayerView], variant: str, data: Mapping[str, Any],
-             values: dict[str, Any], known: Known) -> list[str]:
-    """Refuse a missing field required here; fill the optional ones in; the names filled."""
-    kinds = dict(_fields_of(cls))
-    filled = []
-    for name, rule in rules_for(variant).items():
-        if name in data or name == "history":
-            continue
+class _Values(dict):
+    """A view's fields read so far, in the view's own form; a field not sent is filled in
+    when first read (a default may read any other field, sent or filled in), or refused
+    when its engine says it is required here."""
+
+    def __init__(self, sent: Mapping[str, Any], cls: type[PlayerView], variant: str,
+                 data: Mapping[str, Any], n: int) -> None:
+        super().__init__(sent)
+        self.cls, self.variant, self.data, self.n = cls, variant, data, n
+        self.kinds = dict(_fields_of(cls))
+        self.rules = rules_for(variant)
+        self.known: Known | None = None
+        self.filled: list[str] = []
+        self._filling: set[str] = set()
+
+    def __missing__(self, name: str) -> Any:
+        rule = self.rules.get(name)
+        if rule is None or name in self.data or name in self._filling or self.known is None:
+            raise KeyError(name)
+        self._filling.add(name)
+        known = self.known
         if isinstance(rule, RequiredWhile):
             if rule.applies(known):
+                detail = rule.condition.detail
                 raise ProtocolError("missing_field", f"view: missing field {name}, required "
-                                                     f"in {variant} {rule.text}")
+                                                     f"in {self.variant} {rule.text}"
+                                    + (f"; {detail(known)}" if detail else ""))
             rule = rule.default
-        values[name] = _decode(kinds[name], f"view.{name} (its default)", rule.make(known),
-                               known.n, cls)
-        filled.append(name)
-    return filled
+        value = _decode(self.kinds[name], f"view.{name} (its default)", rule.make(known),
+                        self.n, self.cls)
+        self[name] = value
+        self.filled.append(name)
+        self._filling.discard(name)
+        return value
+
+
+def _read_values(data: Mapping[str, Any], variant: str, config: GameConfig,
+                 legal: tuple[int, ...], deck_size: int) -> tuple[_Values, list[Event]]:
+    """The fields sent, decoded, with what a default may read (filled in on demand)."""
+    cls = view_class(variant)
+    n = config.num_players
+    values = _Values({name: _decode(kind, f"view.{name}", data[name], n, cls)
+                      for name, kind in _fields_of(cls) if name in data}, cls, variant, data, n)
+    events = [event_from_json(f"view.history[{i}]", e, n, cls)
+              for i, e in enumerate(_list("view.history", data.get("history", [])))]
+    actions = engine_class(variant).actions
+    values.known = Known(config, tuple(actions.texts_of(legal)),
+                         frozenset(actions.decode(a)[0].name for a in legal), values, events,
+                         deck_size)
+    return values, events
+
+
+def _fill_in(values: _Values) -> list[str]:
+    """Refuse a missing field required here; fill the optional ones in; the names filled."""
+    for name in values.rules:
+        if name != "history" and name not in values.data:
+            values[name]
+    return values.filled
 
 
 def _discards(values: Mapping[str, Any], kinds: Mapping[str, str],
@@ -480,15 +564,10 @@ def read_view(data: Any, variant: str, config: GameConfig,
     fields = _fields_of(cls)
     names = [name for name, _ in fields] + ["history"]
     n = config.num_players
-    values = {name: _decode(kind, f"view.{name}", data[name], n, cls)
-              for name, kind in fields if name in data}
-    events = [event_from_json(f"view.history[{i}]", e, n, cls.cardset)
-              for i, e in enumerate(data.get("history", []))]
     deck = (deck_counts(variant, config)
             if "discard_counts" in names or "pile_counts" in names else ())
-    known = Known(config, tuple(engine_class(variant).actions.texts_of(legal)), values,
-                  events, sum(deck))
-    filled = _fill_in(cls, variant, data, values, known)
+    values, events = _read_values(data, variant, config, legal, sum(deck))
+    filled = _fill_in(values)
     if "history" not in data:
         filled.append("history")
     if values["seat"] < 0:
@@ -503,7 +582,7 @@ def read_view(data: Any, variant: str, config: GameConfig,
     values["hand"] = tuple(sorted(values["hand"]))  # in display order, as the engines give it
     history = SeatHistory([tuple(e) for e in events], len(events), values["seat"], frozenset())
     view = cls(variant=variant, config=config, legal_actions=tuple(legal), seen_events=history,
-               **values)
+               **dict(values))
     return view, tuple(filled)
 
 
@@ -513,20 +592,12 @@ def required_now(data: Any, variant: str, config: GameConfig,
     every view needs and those required while something holds (a challenge is legal, a
     decision is not a main phase's...), read from ``data`` itself. Our tests send exactly
     these to check that the defaults of the rest are enough."""
-    cls = view_class(variant)
-    fields = _fields_of(cls)
-    n = config.num_players
-    values = {name: _decode(kind, f"view.{name}", data[name], n, cls)
-              for name, kind in fields if name in data}
-    events = [event_from_json(f"view.history[{i}]", e, n, cls.cardset)
-              for i, e in enumerate(_list("view.history", data.get("history", [])))]
-    deck = deck_counts(variant, config)
-    known = Known(config, tuple(engine_class(variant).actions.texts_of(legal)), values,
-                  events, sum(deck))
+    fields = _fields_of(view_class(variant))
+    values, _ = _read_values(data, variant, config, legal, sum(deck_counts(variant, config)))
     rules = rules_for(variant)
     return [name for name, _ in fields
             if name not in rules or (isinstance(rules[name], RequiredWhile)
-                                     and rules[name].applies(known))]
+                                     and rules[name].applies(values.known))]
 
 
 def view_from_json(data: Any, variant: str, config: GameConfig,

@@ -11,7 +11,7 @@
 
 const readline = require("node:readline");
 
-const PROTOCOL = "eights-bot/1";
+const PROTOCOL = "eights-bot/2";
 
 // mulberry32: a small seeded generator, so a given SEED plays the same way every time.
 let state = (Number(process.argv[2]) || Date.now()) >>> 0;

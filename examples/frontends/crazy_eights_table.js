@@ -20,7 +20,7 @@
 const crypto = require("node:crypto");
 const http = require("node:http");
 
-const PROTOCOL = "eights-bot/1";
+const PROTOCOL = "eights-bot/2";
 
 // ------------------------------------------------------------------ a WebSocket client
 const WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";

@@ -10,7 +10,8 @@ then the outcome. Action ids and view objects are left out on purpose: a
 rewrite may renumber the one and reshape the other without changing a game.
 
 The digests were recorded from the engines before the port onto the new
-core; ``check`` replays them with the code of today::
+core (jokers_of_death's and crazier_eights', written on the core, from the
+core before its events were declared); ``check`` replays them with the code of today::
 
     .venv/bin/python -m tests.engines.replay_corpus record [--games N] [--jobs J]
     .venv/bin/python -m tests.engines.replay_corpus check [--games N] [--jobs J] [--config NAME ...]
@@ -58,6 +59,14 @@ CONFIGS: dict[str, tuple[str, dict[str, Any]]] = {
         "three_cancels_king_of_hearts": False, "ten_again_draws": False,
         "six_nine_four_in_a_row": False}),
     "baby-2p-literal": ("baby_eating_eights", {"num_players": 2, "two_player_king": "literal"}),
+    # recorded from the table core itself (these two were written on it): guards later
+    # rewrites (declared events, a compiled core) the same way
+    "jokers-3p": ("jokers_of_death", {"num_players": 3}),
+    "jokers-4p-options": ("jokers_of_death", {
+        "num_players": 4, "match": True, "target_score": 40, "hand_switching": True,
+        "five_pile": True, "aces": True, "free_discard_pile": True}),
+    "crazier-2p": ("crazier_eights", {"num_players": 2}),
+    "crazier-4p-teams": ("crazier_eights", {"num_players": 4, "teams": 2}),
     # short turn limits: games cut off mid-hand (and mid-effect) must stay the same too
     "crazy-3p-short": ("crazy_eights", {"num_players": 3, "max_turns": 40}),
     "livery-4p-short": ("livery_eights", {"num_players": 4, "max_turns": 30}),

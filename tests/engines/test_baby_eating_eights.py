@@ -1100,4 +1100,4 @@ def test_every_event_kind_has_a_sentence():
                  "no_jacks", "jack_round_over", "four_in_a_row", "bottom", "redeal",
                  "guarantee", "guarantee_mode", "guarantee_over", "no_draw", "stuck", "out",
                  "pass", "deal"):
-        assert kind in G.event_texts
+        assert kind in G.event_kinds

@@ -19,6 +19,7 @@ import eights
 from eights.cards import NO_CARD, SUIT, parse_card
 from eights.engines.base import Event, GameRandom
 from eights.engines.crazy_eights import CrazyEightsGame
+from eights.engines.events import EventError
 from eights.engines.table import Frame, TableEngine
 
 
@@ -164,8 +165,10 @@ def test_move_hand_to_pile_updates_top_suit_counts_and_logs() -> None:
     assert game.events[-1] == Event("play", 0, c, -1)
     assert_pile_counts_agree(game)
     d = s.hands[1][0]
-    game.move(("hand", 1), ("pile", 0), d, "test_event", 1, arg=7)
-    assert game.events[-1] == Event("test_event", 1, d, 7)
+    game.move(("hand", 1), ("pile", 0), d, "play", 1)
+    assert game.events[-1] == Event("play", 1, d, -1)
+    with pytest.raises(EventError, match="event kind 'test_event' is not declared"):
+        game.move(("hand", 1), ("pile", 0), s.hands[1][0], "test_event", 1, arg=7)
 
 
 def test_move_stock_to_hand_takes_the_top_of_the_stock() -> None:
@@ -193,10 +196,10 @@ def test_move_pile_to_under_puts_the_top_at_the_bottom() -> None:
         game.move(("stock",), ("pile", 0))
     pile = list(s.piles[0])
     counts = bytearray(s.pile_counts[0])
-    assert game.move(("pile", 0), ("under", 0), event="bottom", player=-1) == pile[-1]
+    assert game.move(("pile", 0), ("under", 0), event="starter", player=-1) == pile[-1]
     assert s.piles[0] == [pile[-1], *pile[:-1]]
     assert s.pile_counts[0] == counts
-    assert game.events[-1] == Event("bottom", -1, pile[-1], -1)
+    assert game.events[-1] == Event("starter", -1, pile[-1], -1)
     assert_pile_counts_agree(game)
 
 
@@ -220,11 +223,11 @@ def test_move_hand_to_zone_and_back() -> None:
     hand = list(s.hands[2])
     pile, stock = list(s.piles[0]), list(s.stock)
     assert s.zones == [[], [], []]
-    game.move(("hand", 2), ("zone", 2), c, "in_play", 2)
+    game.move(("hand", 2), ("zone", 2), c, "play", 2)
     assert s.zones[2] == [c]
     assert s.hands[2].count(c) == hand.count(c) - 1
-    assert game.events[-1] == Event("in_play", 2, c, -1)
-    game.move(("zone", 2), ("hand", 0), c, "take_back", 0)
+    assert game.events[-1] == Event("play", 2, c, -1)
+    game.move(("zone", 2), ("hand", 0), c, "draw", 0)
     assert s.zones == [[], [], []]
     assert s.hands[0][-1] == c
     assert s.piles[0] == pile and s.stock == stock

@@ -83,14 +83,55 @@ def test_every_event_kind_a_variant_logs_has_its_own_sentence(variant):
             kinds.add(event.kind)
             sentence = engine.describe_event(event)
             assert sentence.endswith((".", "!")) and "{" not in sentence
-    assert kinds <= set(type(engine).event_texts), kinds - set(type(engine).event_texts)
+    assert kinds <= set(type(engine).event_kinds), kinds - set(type(engine).event_kinds)
 
 
-def test_hidden_cards_read_as_a_card_and_unknown_kinds_still_read():
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_declared_kind_says_its_sentence_with_every_field_it_may_hold(variant):
+    """Each declared kind's sentence is said for an event with every slot filled and with
+    every slot none: a field the declaration does not have could not be said."""
+    engine = make_game(variant, seed=0)
+    for kind in type(engine).event_kinds.values():
+        for player, card, arg in ((1, 0, 1), (-1, -1, -1)):
+            sentence = engine.describe_event(Event(kind.name, player, card, arg))
+            assert sentence.endswith((".", "!")) and "{" not in sentence, (kind.name, sentence)
+
+
+def test_a_kind_without_a_sentence_or_with_a_field_it_has_not_is_refused():
+    from eights.engines.events import EventKind
+
+    with pytest.raises(ValueError, match=r"a meaning \(doc\) and a sentence"):
+        EventKind("wobble", "a wobble", "")
+    with pytest.raises(ValueError, match=r"uses \{suit\}, which needs a suit arg"):
+        EventKind("wobble", "a wobble", "{player} wobbles {suit}.", arg="count")
+    with pytest.raises(ValueError, match=r"uses \{card\}"):
+        EventKind("wobble", "a wobble", "{player} wobbles {card}.")
+
+
+def test_every_kind_the_narration_names_is_declared_with_what_it_reads():
+    """No sentence (or summary) in eights.play.text for a kind no variant declares: a draw
+    summary reads a count of cards drawn from its kind's arg."""
+    from eights.engines import engine_class
+    from eights.play.text import DRAW_SUMMARIES
+
+    declared = [engine_class(v).event_kinds for v in VARIANTS]
+    for name in [*DRAW_SUMMARIES, "draw", "score"]:
+        assert any(name in kinds for kinds in declared), name
+    assert any(kinds.get(name) is not None and kinds[name].arg == "count"
+               for kinds in declared for name in DRAW_SUMMARIES)
+
+
+def test_hidden_cards_read_as_a_card_and_unknown_kinds_are_refused():
+    from eights.engines.events import EventError
+
     engine = make_game("crazy_eights", seed=0)
     assert engine.describe_event(Event("draw", 1, -1, -1)) == "player 1 draws a card."
     assert engine.describe_event(Event("draw", 1, 0, -1)) == "player 1 draws the ace of clubs."
-    assert engine.describe_event(Event("wobble", 2, 0, 3)) == "wobble: player 2 the ace of clubs 3."
+    assert engine.describe_event(Event("skip", 1, -1, 2)) == "player 1 draws 2 and is skipped."
+    assert engine.describe_event(Event("skip", 1, -1, -1)) == "player 1 is skipped."
+    with pytest.raises(EventError, match="no sentence for event kind 'wobble': it is not "
+                                         "declared; the declared kinds are deal, draw"):
+        engine.describe_event(Event("wobble", 2, 0, 3))
 
 
 def random_views(variant: str, seed: int, **options):

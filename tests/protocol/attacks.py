@@ -68,7 +68,7 @@ needs_other_loopback = pytest.mark.skipif(
 
 
 #: a public event of an ordinary size, repeated to make a long (valid) history
-PAD_EVENT = {"kind": "pass", "player": 1, "card": None, "arg": -1}
+PAD_EVENT = {"kind": "pass", "player": 1, "card": None, "arg": None}
 
 
 def hello_text(variant: str = VARIANT, **config: object) -> str:

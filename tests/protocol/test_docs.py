@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 
 from eights.engines import VARIANTS
+from eights.engines.defaults import RequiredWhile
 from eights.envs import pages
 from eights.protocol import messages as m
 from eights.protocol.session import BotSession
-from eights.protocol.view_rules import RequiredWhile, rules_for
-from eights.protocol.views import view_fields
+from eights.protocol.views import rules_for, view_fields
 from tests.conftest import out_of_date
 from tests.protocol.conftest import ROOT
 

@@ -10,10 +10,10 @@ import pytest
 
 from eights.engines import VARIANTS, make_game
 from eights.engines.crazy_eights import CrazyEightsGame
+from eights.engines.defaults import NOT_CONSTANT, RequiredWhile
 from eights.protocol import messages as m
 from eights.protocol.errors import ERROR_CODES, ProtocolError
-from eights.protocol.view_rules import NOT_CONSTANT, RequiredWhile, required_fields, rules_for
-from eights.protocol.views import view_fields
+from eights.protocol.views import required_fields, rules_for, view_fields
 
 SENDER = {"hello": "frontend", "decide": "frontend", "game_over": "frontend", "bye": "frontend",
           "ready": "bot", "action": "bot", "error": "bot"}
@@ -59,7 +59,7 @@ def test_decide_carries_the_view_and_legal_texts() -> None:
     assert view["hand_sizes"] == [7, 7] and view["top"] == "9C" and view["active_suit"] == "C"
     assert view["discard_counts"] == {"9C": 1} and view["drawn_card"] is None
     assert view["history"] == [{"kind": "deal", "player": 0, "card": None, "arg": 0},
-                               {"kind": "starter", "player": None, "card": "9C", "arg": -1}]
+                               {"kind": "starter", "player": None, "card": "9C", "arg": None}]
     assert msg["time_limit_ms"] == 200 and msg["game"] == 1
 
 
@@ -89,11 +89,16 @@ BAD = [
     ('{"type": "action", "id": 1, "action": ""}', "bot", "bad_value", ["non-empty string"]),
     ('{"type": "error", "code": "oops", "message": "x"}', "bot", "bad_value",
      ["code: 'oops'", "bad_json"]),
-    ('{"type": "hello", "protocol": "eights-bot/2", "variant": "crazy_eights", "config": {},'
-     ' "shiny": 1}', "frontend", "unsupported_protocol", ["'eights-bot/2'", "eights-bot/1"]),
+    ('{"type": "hello", "protocol": "eights-bot/3", "variant": "crazy_eights", "config": {},'
+     ' "shiny": 1}', "frontend", "unsupported_protocol", ["'eights-bot/3'", "eights-bot/2"]),
+    ('{"type": "hello", "protocol": "eights-bot/1", "variant": "crazy_eights", "config": {}}',
+     "frontend", "unsupported_protocol",
+     ["'eights-bot/1' is not spoken here; this side speaks eights-bot/2 (eights-bot/2 writes "
+      "every event's arguments by the kind each variant declares (a suit or colour as its "
+      "code in every variant"]),
     ('{"type": "ready", "protocol": "eights-bot/0", "name": "old"}', "bot",
      "unsupported_protocol", ["'eights-bot/0'"]),
-    ('{"type": "hello", "protocol": "eights-bot/1", "variant": "crazy_eights", "config": []}',
+    ('{"type": "hello", "protocol": "eights-bot/2", "variant": "crazy_eights", "config": []}',
      "frontend", "bad_value", ["config", "an object"]),
     ('{"type": "decide", "id": 1, "game": 1, "view": {}, "legal": [], "time_limit_ms": null}',
      "frontend", "bad_value", ["legal", "non-empty array"]),

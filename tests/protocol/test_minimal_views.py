@@ -1,8 +1,9 @@
 """Views with only the required fields: every built-in agent still answers a legal move.
 
 A frontend in another language sends what a table shows; the bot fills in
-the rest (eights/protocol/view_rules.py). These tests cut real views down
-to their required fields, check the filled-in defaults against the real
+the rest (the defaults the engines declare: eights/engines/defaults.py).
+These tests cut real views down to their required fields, check the
+filled-in defaults against the real
 view where the sent fields fix them, and serve every agent kind on the
 minimal views of every variant through a protocol session.
 """
@@ -18,12 +19,14 @@ import pytest
 from eights.agents import AGENT_KINDS, Agent
 from eights.agents.policy import shipped_models
 from eights.engines import VARIANTS, make_game
+from eights.engines.defaults import RequiredWhile
 from eights.protocol import messages as m
 from eights.protocol.errors import ProtocolError
 from eights.protocol.session import BotSession
 from eights.protocol.views import (
     read_view,
     required_now,
+    rules_for,
     view_fields,
     view_from_json,
     view_to_json,
@@ -140,7 +143,8 @@ def test_a_hand_is_read_in_any_order() -> None:
     game = make_game("crazy_eights", seed=4)
     view = game.view(game.current_player)
     data = minimal(view_to_json(view), view)
-    back = view_from_json({**data, "hand": data["hand"][::-1]}, "crazy_eights", view.config)
+    back = view_from_json({**data, "hand": data["hand"][::-1]}, "crazy_eights", view.config,
+                          view.legal_actions)
     assert back.hand == view.hand
 
 
@@ -151,8 +155,9 @@ def refused(data: dict, variant: str, config: dict, legal: tuple[int, ...] = ())
     return info.value
 
 
+#: (sent with no legal actions, it names the phase: legal actions unknown, any phase could be)
 CRAZY = {"seat": 0, "current_player": 0, "hand": ["AS", "8D"], "hand_sizes": [2, 3],
-         "top": "9D", "active_suit": "D"}
+         "top": "9D", "active_suit": "D", "phase": "play"}
 
 
 @pytest.mark.parametrize(("change", "config", "code", "words"), [
@@ -182,12 +187,41 @@ def test_livery_needs_the_offender_while_a_challenge_is_legal() -> None:
     legal = tuple(sorted(actions.parse(t) for t in ("pass", "challenge")))
     err = refused(data, "livery_eights", {}, legal)
     assert err.code == "missing_field"
-    assert "offender, required in livery_eights while `legal` holds `challenge`" in err.message
+    assert ("offender, required in livery_eights while `phase` is `challenge` (in a decide: "
+            "while `legal` holds `challenge`)") in err.message
     game = make_game("livery_eights", seed=0)
     view = view_from_json({**data, "offender": 1}, "livery_eights", game.config, legal)
     assert (view.offender, view.phase) == (1, "challenge")
-    err = refused({k: v for k, v in data.items() if k != "pending_draw"}, "livery_eights", {})
+    err = refused({k: v for k, v in data.items() if k != "pending_draw"}, "livery_eights", {},
+                  legal)
     assert err.code == "missing_field" and "pending_draw" in err.message
+
+
+def test_a_missing_phase_is_the_one_phase_that_offers_the_legal_actions() -> None:
+    """crazy_eights: a draw's pass with a play is `after draw`; plays alone (nothing left to
+    draw) fit a turn and `after draw` alike, so the phase must be sent, and the refusal
+    names both; sent, it is taken as it is."""
+    actions = make_game("crazy_eights", seed=0).actions
+    data = {k: v for k, v in CRAZY.items() if k != "phase"}
+    config = make_game("crazy_eights", seed=0).config
+    after_draw = tuple(sorted(actions.parse(t) for t in ("play 8D", "pass")))
+    view = view_from_json(data, "crazy_eights", config, after_draw)
+    assert (view.phase, view.drawn_card) == ("after draw", actions.parse("play 8D"))
+    plays = tuple(sorted(actions.parse(t) for t in ("play 8D", "play AS")))
+    err = refused(data, "crazy_eights", {}, plays)
+    assert err.code == "missing_field", err.message
+    assert "missing field phase" in err.message and "'play' or 'after draw'" in err.message
+    assert view_from_json({**data, "phase": "play"}, "crazy_eights", config, plays).phase == "play"
+
+
+def test_a_frame_kind_must_declare_the_blocks_it_offers() -> None:
+    from eights.engines.crazy_eights import CrazyEightsGame
+
+    with pytest.raises(TypeError, match="offers must name the blocks of each frame kind"):
+        type("Bad", (CrazyEightsGame,), {"offers": {"turn": ("play", "draw")}})
+    with pytest.raises(TypeError, match="offers names blocks the action space lacks: knock"):
+        type("Bad", (CrazyEightsGame,), {"offers": {**CrazyEightsGame.offers,
+                                                    "suit": ("knock",)}})
 
 
 def test_baby_eating_eights_needs_the_phase() -> None:
@@ -239,11 +273,20 @@ def test_minimal_messages_are_valid_and_each_required_field_is_needed(variant: s
     msg = minimal_decide(game, 1)
     assert validator.is_valid(msg), [e.message for e in validator.iter_errors(msg)]
     assert views.is_valid(msg["view"])
+    rules = rules_for(variant)
     for name in msg["view"]:
         cut = {k: v for k, v in msg["view"].items() if k != name}
-        assert not views.is_valid(cut), name
         with pytest.raises(ProtocolError, match=name):
             view_from_json(cut, variant, game.config, game.legal_actions())
+        rule = rules.get(name)
+        if rule is None or (rule.view_schema is not None
+                            and jsonschema.Draft202012Validator(rule.view_schema).is_valid(cut)):
+            assert not views.is_valid(cut), name
+        else:
+            # required here by what the view's schema cannot see: the legal actions, or a
+            # phase the reader derives from them (left out here)
+            assert isinstance(rule, RequiredWhile) and ("phase" not in cut
+                                                        or rule.view_schema is None), name
     if "stock_size" not in msg["view"] and "discard_counts" not in msg["view"]:
         # (optional: then it needs discard_counts)
         assert not views.is_valid({**msg["view"], "stock_size": 3})

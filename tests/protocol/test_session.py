@@ -46,7 +46,7 @@ def play(session: BotSession, variant: str, seed: int, **config) -> list[str]:
 def test_a_session_plays_whole_games(variant: str) -> None:
     session = BotSession("heuristic")
     (ready,), _ = say(session, hello(variant, num_players=3))
-    assert ready == {"type": "ready", "protocol": "eights-bot/1", "name": "eights heuristic"}
+    assert ready == {"type": "ready", "protocol": "eights-bot/2", "name": "eights heuristic"}
     for seed in range(3):
         assert play(session, variant, seed, num_players=3)
     assert say(session, m.bye()) == ([], True)
@@ -76,11 +76,11 @@ def test_decisions_need_a_hello_first() -> None:
 
 def test_a_bot_refuses_a_protocol_it_does_not_speak_and_accepts_one_it_does() -> None:
     session = BotSession("random")
-    newer = {**hello(), "protocol": "eights-bot/2", "features": ["undo"]}
+    newer = {**hello(), "protocol": "eights-bot/3", "features": ["undo"]}
     err = only_error(say(session, newer))
     assert err["code"] == "unsupported_protocol"
-    assert "'eights-bot/2' is not spoken here" in err["message"]
-    assert "eights-bot/1" in err["message"]
+    assert "'eights-bot/3' is not spoken here" in err["message"]
+    assert "eights-bot/2" in err["message"]
     (ready,), _ = say(session, hello())
     assert ready["type"] == "ready"
 

@@ -79,7 +79,7 @@ def test_the_memory_of_valid_items_is_bounded(monkeypatch) -> None:
 
 
 @pytest.mark.parametrize(("data", "name", "root", "code", "message"), [
-    ({"type": "hello", "protocol": "eights-bot/1", "variant": "crazy_eights",
+    ({"type": "hello", "protocol": "eights-bot/2", "variant": "crazy_eights",
       "config": {"Num-Players": 2}}, "hello", "", "bad_value",
      "config key: 'Num-Players' is not allowed; it must be an option name like num_players"),
     ({"type": "decide", "id": 1, "game": 1, "view": {}, "legal": ["draw", 3]}, "decide", "",

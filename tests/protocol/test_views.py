@@ -160,9 +160,61 @@ def test_a_missing_field_is_named() -> None:
 
 
 def test_suit_events_name_the_suit() -> None:
+    cls = view_class("crazy_eights")
     event = Event("suit", 0, -1, 2)
-    assert event_to_json(event) == {"kind": "suit", "player": 0, "card": None, "arg": "H"}
-    assert event_from_json("e", event_to_json(event), 2) == event
+    assert event_to_json(event, cls) == {"kind": "suit", "player": 0, "card": None, "arg": "H"}
+    assert event_from_json("e", event_to_json(event, cls), 2, cls) == event
+
+
+def test_a_named_colour_is_its_code_in_every_variant() -> None:
+    """One notation: crazier_eights' named colour is its code, as crazy_eights' suit is (it
+    was the colour's number); args a kind has not, and a table event's player, are null."""
+    crazier, jokers = view_class("crazier_eights"), view_class("jokers_of_death")
+    colour = crazier.cardset.colour_codes[3]
+    for kind in ("named", "colour"):
+        written = event_to_json(Event(kind, 1, -1, 3), crazier)
+        assert written == {"kind": kind, "player": 1, "card": None, "arg": colour}
+        assert event_from_json("e", written, 2, crazier) == Event(kind, 1, -1, 3)
+    assert event_to_json(Event("starter", -1, 7, 2), jokers)["arg"] == 2  # a pile's index
+    assert event_to_json(Event("pass", 0, -1, -1), jokers)["arg"] is None  # no pile
+    written = event_to_json(Event("hand_over", -1, -1, 1), jokers)
+    assert written == {"kind": "hand_over", "player": None, "card": None, "arg": True}
+
+
+@pytest.mark.parametrize(("event", "words"), [
+    ({"kind": "wobble", "player": 0, "card": None, "arg": None},
+     "e.kind: 'wobble' is not allowed; it must be one of the variant's event kinds: deal, "),
+    ({"kind": "pass", "player": 0, "card": "8C", "arg": None},
+     "e.card: '8C' is not allowed; it must be null: a pass event has no card"),
+    ({"kind": "play", "player": 0, "card": "8C", "arg": 1},
+     "e.arg: 1 is not allowed; it must be null: a play event has no arg"),
+    ({"kind": "suit", "player": 0, "card": None, "arg": 2},
+     "e.arg: 2 is not allowed; it must be a suit C, D, H or S, or null"),
+    ({"kind": "reverse", "player": 0, "card": None, "arg": 0},
+     "e.arg: 0 is not allowed; it must be 1 (up the seats) or -1"),
+    ({"kind": "reshuffle", "player": None, "card": None, "arg": -1},
+     "e.arg: -1 is not allowed; it must be an integer >= 0"),
+    ({"kind": "hand_over", "player": 0, "card": None, "arg": 1},
+     "e.arg: 1 is not allowed; it must be true or false"),
+])
+def test_an_event_is_read_by_its_declaration(event, words) -> None:
+    with pytest.raises(ProtocolError) as err:
+        event_from_json("e", event, 2, view_class("crazy_eights"))
+    assert err.value.code == "bad_value" and words in err.value.message
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_declared_kind_is_written_and_read_back(variant) -> None:
+    """Each kind, with every slot it has filled and with every slot none, comes back the
+    same from its JSON (a hidden card is none)."""
+    cls = view_class(variant)
+    for kind in cls.event_kinds.values():
+        for fill in (True, False):
+            arg = {"": -1, "bool": int(fill), "direction": 1 if fill else -1,
+                   "int": 7 if fill else -5}.get(kind.arg, 1 if fill else -1)
+            event = Event(kind.name, 1 if fill and kind.player else -1,
+                          0 if fill and kind.card else -1, arg)
+            assert event_from_json("e", event_to_json(event, cls), 2, cls) == event, event
 
 
 def test_an_undeclared_view_field_is_refused_not_sent() -> None:

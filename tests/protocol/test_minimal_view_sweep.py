@@ -1,0 +1,107 @@
+"""Minimal views in every option config: what a frontend must send is enough to play on.
+
+A frontend sends only the required fields of a view; the bot fills in the
+rest from the defaults the engines declare beside their fields
+(eights/engines/defaults.py) and its search deals positions from the result.
+A default that guesses (a phase taken to be ``choose suit`` where the engine
+is in another phase that also names a suit) deals a position whose game goes
+on differently. So at every decision of seeded random games in every option
+config (tests/conftest.py's ``option_sweep``), every seat's minimal JSON view
+is read back and determinized, and the position dealt must be the engine's
+own: its phase and player to act, and for the seat to act its legal actions.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from eights.engines import engine_class, make_game
+from eights.protocol.views import read_view, required_now, view_to_json
+from tests.conftest import available_variants, option_sweep
+
+SWEEP = [(variant, config) for variant in available_variants()
+         for config in option_sweep(variant)]
+
+
+def sweep_id(setup: tuple[str, dict]) -> str:
+    variant, config = setup
+    return f"{variant}-{config['num_players']}p" + "".join(
+        f"-{k}={v}" for k, v in config.items() if k != "num_players")
+
+
+def minimal_view(view):
+    """The seat's view as a frontend sending only its required fields gives it, read back."""
+    data = view_to_json(view)
+    keep = set(required_now(data, view.variant, view.config, view.legal_actions))
+    sent = {name: value for name, value in data.items() if name in keep}
+    return read_view(sent, view.variant, view.config, view.legal_actions)[0]
+
+
+def check_minimal_views(variant: str, config: dict, games: int, seed: int,
+                        rate: float = 1.0, most: int | None = None) -> int:
+    """Check every seat's minimal view at a ``rate`` of the decisions of ``games`` random
+    games (at most ``most`` of them); the number of decisions checked."""
+    cls = engine_class(variant)
+    rng = random.Random(seed)
+    game = make_game(variant, seed=seed, **config)
+    decisions = 0
+    for g in range(games):
+        game.reset(seed=seed + g)
+        while not game.game_over and (most is None or decisions < most):
+            legal = game.legal_actions()
+            if rng.random() >= rate:
+                game.step(legal[rng.randrange(len(legal))])
+                continue
+            for seat in range(game.num_players):
+                view = game.view(seat)
+                back = minimal_view(view)
+                det = cls.determinize(back, rng)
+                where = (variant, config, game.turn, seat)
+                if seat != game.current_player:
+                    if det.turn == back.turn:  # (a redeal found no real choice: moved on)
+                        assert det.current_player == game.current_player, where
+                        assert det.view(seat).phase == view.phase, where
+                    continue
+                assert det.current_player == seat, where
+                assert det.legal_actions() == legal, where
+                assert det.view(seat).phase == view.phase, where
+            decisions += 1
+            game.step(legal[rng.randrange(len(legal))])
+    return decisions
+
+
+@pytest.mark.parametrize("setup", SWEEP, ids=sweep_id)
+def test_minimal_views_determinize_to_the_engines_position(setup: tuple[str, dict]) -> None:
+    """A fifth of the decisions of two games per config here (at most 30); the long sweep
+    below checks every decision of 20."""
+    variant, config = setup
+    assert check_minimal_views(variant, config, games=2, seed=7, rate=0.2, most=30) > 0
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("setup", SWEEP, ids=sweep_id)
+def test_minimal_views_determinize_to_the_engines_position_over_20_games(
+        setup: tuple[str, dict]) -> None:
+    variant, config = setup
+    assert check_minimal_views(variant, config, games=20, seed=700) > 0
+
+
+@pytest.mark.parametrize("setup", SWEEP, ids=sweep_id)
+def test_every_decision_offers_only_its_frame_kinds_declared_blocks(
+        setup: tuple[str, dict]) -> None:
+    """The declaration a missing phase is derived from (``offers``) holds at every decision:
+    the legal actions' blocks are among those the deciding frame kind declares."""
+    variant, config = setup
+    game = make_game(variant, seed=11, **config)
+    rng = random.Random(11)
+    for g in range(3):
+        game.reset(seed=11 + g)
+        while not game.game_over:
+            kind = game.frame.kind
+            blocks = {game.actions.decode(a)[0].name for a in game.legal_actions()}
+            assert kind in game.phases, (variant, kind)
+            assert blocks <= set(game.offers[kind]), (variant, config, kind, sorted(blocks))
+            legal = game.legal_actions()
+            game.step(legal[rng.randrange(len(legal))])
