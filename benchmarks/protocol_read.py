@@ -18,11 +18,9 @@ last one's history and adds a few events; a mean per decide); and, for
 crazy_eights, ``flood``, a
 decide padded to 256 KiB with public events (the largest the server reads at
 its default limit, what ``benchmarks/server_latency.py`` floods with). Each row
-is timed for ``--seconds`` of the process's CPU time, after one untimed read:
-``µs per read`` as a session meets it (the events of the history already seen
-in an earlier decide are known valid, :mod:`eights.protocol.validation`),
-``µs cold`` with every item new to the process (the first decide of a
-resumed game, or a flood of distinct events).
+is timed for ``--seconds`` of the process's CPU time, after one untimed read
+(validators compiled, deck counts cached): ``µs per read``. The validator
+remembers nothing between reads, so a decide costs the same read once or again.
 """
 
 from __future__ import annotations
@@ -41,7 +39,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.protoco
 
 from eights.engines import VARIANTS, engine_class, make_game
 from eights.protocol import messages as m
-from eights.protocol import validation
 from eights.protocol.server import ServerLimits
 from eights.protocol.views import read_view
 from tests.protocol.attacks import flood_decide
@@ -91,16 +88,12 @@ def read(text: str, variant: str, config) -> None:
     read_view(msg["view"], variant, config, legal)
 
 
-def per_read(text: str, variant: str, seconds: float, cold: bool = False) -> tuple[float, int]:
-    """Microseconds of CPU time per read of ``text``, and how many reads were timed;
-    ``cold``: every array item is new to the process (as a history no earlier decide of
-    the session held), else the repeated items are known from the last read."""
+def per_read(text: str, variant: str, seconds: float) -> tuple[float, int]:
+    """Microseconds of CPU time per read of ``text``, and how many reads were timed."""
     config = make_game(variant, seed=0).config
     read(text, variant, config)  # warm: validators, deck counts, caches
     reads, start = 0, time.process_time()
     while True:
-        if cold:
-            validation.forget()
         read(text, variant, config)
         reads += 1
         spent = time.process_time() - start
@@ -116,13 +109,12 @@ def rows(variants: Sequence[str], seconds: float) -> list[dict]:
             texts["flood"] = flood_decide(ServerLimits().max_message_bytes, variant)
         for name, text in texts.items():
             micros, reads = per_read(text, variant, seconds)
-            cold, _ = per_read(text, variant, seconds, cold=True)
             events = m.parse_message(text, "frontend", 1 << 30)["view"]["history"]
             out.append({"variant": variant, "history": name, "events": len(events),
-                        "bytes": len(text), "us": micros, "cold_us": cold, "reads": reads})
+                        "bytes": len(text), "us": micros, "reads": reads})
         micros, reads = per_game_decide(variant)
         out.append({"variant": variant, "history": "games", "events": None, "bytes": None,
-                    "us": micros, "cold_us": None, "reads": reads})
+                    "us": micros, "reads": reads})
     return out
 
 
@@ -135,12 +127,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.seconds <= 0:
         parser.error("--seconds must be above 0")
     table = Table(title="CPU time per decide read (parse_message + read_view)")
-    for col in ("variant", "history", "events", "bytes", "µs per read", "µs cold", "reads"):
+    for col in ("variant", "history", "events", "bytes", "µs per read", "reads"):
         table.add_column(col, justify="left" if col in ("variant", "history") else "right")
     for r in rows(args.variants, args.seconds):
         table.add_row(r["variant"], r["history"], *(
-            "" if r[k] is None else f"{r[k]:,.0f}" for k in ("events", "bytes", "us", "cold_us",
-                                                              "reads")))
+            "" if r[k] is None else f"{r[k]:,.0f}" for k in ("events", "bytes", "us", "reads")))
     Console(width=100).print(table)
     return 0
 

@@ -84,5 +84,5 @@ def test_memory_reports_first_and_further_envs(capsys, tmp_path):
 def test_protocol_read_times_short_and_long_decides(capsys):
     assert load("protocol_read").main(["--seconds", "0.01", "--variants", "livery_eights"]) == 0
     out = capsys.readouterr().out
-    for word in ("livery_eights", "short", "long", "games", "µs cold"):
+    for word in ("livery_eights", "short", "long", "games", "µs per read"):
         assert word in out

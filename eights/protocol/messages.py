@@ -146,7 +146,8 @@ def parse_message(text: str | bytes, sender: str,
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8")
-        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
+        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants,
+                          parse_float=validation.loads_float)
     except ProtocolError:
         raise
     except (ValueError, RecursionError) as err:

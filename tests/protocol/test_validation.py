@@ -44,38 +44,44 @@ def test_one_validator_per_definition() -> None:
 
 
 def test_integers_are_json_integers() -> None:
-    """JSON Schema counts 1.0 as an integer; Python reads it as a float, so it is refused."""
-    err = refused({"type": "action", "id": 1.0, "action": "draw"}, "action")
-    assert err.code == "bad_value" and err.message == (
+    """JSON Schema counts 1.0 as an integer; the reader refuses it wherever an integer goes
+    (in a view's history too), and takes it where any number goes (a config option)."""
+    with pytest.raises(ProtocolError) as info:
+        m.parse_message('{"type": "action", "id": 1.0, "action": "draw"}', "bot")
+    assert info.value.code == "bad_value" and info.value.message == (
         "id: 1.0 is not allowed; it must be an integer from 0 to 9007199254740991")
+    hello = m.parse_message('{"type": "hello", "protocol": "eights-bot/2", "variant": '
+                            '"crazy_eights", "config": {"num_players": 2, "x": 1e0}}',
+                            "frontend")
+    assert hello["config"]["x"] == 1.0
+    view = a_view()
+    view["history"][-1]["player"] = validation.loads_float("1.0")
+    err = refused(view, "crazy_eights_view", "view")
+    assert err.message.startswith(f"view.history[{len(view['history']) - 1}].player: 1.0 "
+                                  f"is not allowed"), err.message
+
+
+def test_an_event_is_worded_by_its_kind() -> None:
+    """An event's oneOf (one branch per declared kind) is worded from the branch its kind
+    names; an unknown kind names the kinds; a non-object says so once."""
+    view = a_view()
+    last = len(view["history"]) - 1
+    cases = [({"kind": "pass", "player": 1, "card": None, "arg": 1},
+              f"view.history[{last}].arg: 1 is not allowed; it must be null"),
+             ({"kind": "pass", "player": 1, "card": None},
+              f"view.history[{last}]: missing field(s) arg"),
+             ({"kind": "Pass", "player": 1, "card": None, "arg": None},
+              f"view.history[{last}].kind: 'Pass' is not allowed; it must be one of 'deal'"),
+             (5, f"view.history[{last}]: 5 is not allowed; it must be an object")]
+    for event, message in cases:
+        view["history"][-1] = event
+        err = refused(view, "crazy_eights_view", "view")
+        assert err.message.startswith(message), err.message
 
 
 def a_view() -> dict:
     game = make_game("crazy_eights", seed=1)
     return view_to_json(game.view(game.current_player))
-
-
-def test_repeated_items_are_checked_once_and_bad_ones_every_time() -> None:
-    """Equal items of an array are validated once (in one message and across messages);
-    a bad item is never taken for a good one, nor a bool for an int, and the first bad
-    copy is the one named."""
-    view = a_view()
-    event = {"kind": "pass", "player": 1, "card": None, "arg": 1}
-    validation.check({**view, "history": [event] * 50}, "crazy_eights_view", "view")
-    for bad in ({**event, "arg": True}, {**event, "arg": 1.0}, {**event, "player": -1}):
-        history = [event, event, bad, bad]
-        for _ in range(2):  # not remembered as valid after the first refusal
-            err = refused({**view, "history": history}, "crazy_eights_view", "view")
-            assert err.code == "bad_value" and err.message.startswith("view.history[2]."), err
-
-
-def test_the_memory_of_valid_items_is_bounded(monkeypatch) -> None:
-    monkeypatch.setattr(validation, "MAX_REMEMBERED", 10)
-    validation.forget()
-    view = a_view()
-    history = [{"kind": "pass", "player": 1, "card": None, "arg": i} for i in range(25)]
-    validation.check({**view, "history": history}, "crazy_eights_view", "view")
-    assert sum(len(valid) for _, valid in validation._MEMORY.sets.values()) <= 10
 
 
 @pytest.mark.parametrize(("data", "name", "root", "code", "message"), [
@@ -113,27 +119,3 @@ def test_a_view_is_read_against_its_variants_definition() -> None:
 
 
 
-def test_remembered_conditions_still_decide_each_message() -> None:
-    """The decide's condition (while ``legal`` holds ``challenge`` the view names the offender)
-    is remembered by the values it looks at, never by the message: each verdict is its own."""
-    def decide(legal: list, view: dict) -> dict:
-        return {"type": "decide", "id": 1, "game": 1, "view": view, "legal": legal}
-
-    for _ in range(2):
-        validation.check(decide(["pass", "draw"], {}), "decide")
-        err = refused(decide(["pass", "challenge"], {}), "decide")
-        assert err.code == "missing_field" and err.message.startswith(
-            "view: missing field(s) offender"), err.message
-        validation.check(decide(["pass", "challenge"], {"offender": 1}), "decide")
-        validation.check(decide(["pass", "draw"], {}), "decide")
-
-
-def test_keys_of_different_json_values_differ() -> None:
-    """A remembered value is found by its key, so two different JSON values must never share
-    one (``True`` is not ``1``, ``1.0`` is not ``1``, ``{}`` is not ``[]``)."""
-    values = [1, True, 1.0, 0, False, "1", None, [], {}, [1], [True], ["a", 1], {"a": 1},
-              {"a": True}, {"b": 1}, {"a": 1, "b": 2}, {"b": 2, "a": 1}, [1, 2], [2, 1],
-              ["a", "b"], {"a": "b"}, [list(range(17))][0]]
-    keys = [validation._key(v) for v in values]
-    hashable = [k for k in keys if k is not None]
-    assert len(set(hashable)) == len(hashable) == len(values) - 1  # the long array has none
