@@ -33,7 +33,7 @@ from ..engines import engine_class
 from ..engines.base import Event, PlayerView, SeatHistory
 from ..engines.cardset import STANDARD, CardSet
 from ..engines.defaults import Known, RequiredWhile, Rule, view_rules
-from ..engines.events import NULLABLE_ARGS, arg_to_json
+from ..engines.events import arg_to_json
 from ..engines.table import Frame
 from . import validation
 from .errors import ProtocolError
@@ -41,10 +41,6 @@ from .errors import ProtocolError
 #: view fields that travel elsewhere: variant and config in the hello, the legal
 #: actions in the decide message, the events as ``history``
 CARRIED_ELSEWHERE = frozenset({"variant", "config", "legal_actions", "seen_events"})
-
-#: an event's fields: each kind's declaration (:mod:`eights.engines.events`) says which it
-#: has and the kind of its ``arg``
-EVENT_FIELDS = ("kind", "player", "card", "arg")
 
 
 @functools.cache
@@ -340,38 +336,13 @@ def _decode(kind: str, path: str, value: Any, n: int, cls: type[PlayerView]) -> 
     raise AssertionError(f"unknown field kind {kind!r}")
 
 
-def check_fields(path: str, data: Mapping[str, Any], allowed: list[str] | tuple[str, ...],
-                 optional: frozenset[str] = frozenset()) -> None:
-    """Refuse unknown and missing fields, naming them and the allowed ones."""
-    unknown = [k for k in data if k not in allowed]
-    if unknown:
-        raise ProtocolError("unknown_field",
-                            f"{path}: unknown field(s) {', '.join(map(repr, unknown))}; "
-                            f"the fields are {', '.join(allowed)}")
-    missing = [k for k in allowed if k not in data and k not in optional]
-    if missing:
-        raise ProtocolError("missing_field",
-                            f"{path}: missing field(s) {', '.join(missing)}; "
-                            f"the fields are {', '.join(allowed)}")
-
-
 def event_from_json(path: str, data: Any, n: int, cls: type[PlayerView]) -> Event:
-    """An event back from its JSON, by its kind's declaration in the view class's engine: the
-    kind must be declared, a slot it has not must be null, and its ``arg`` of the declared
-    kind (a suit as its code)."""
-    if not isinstance(data, dict):
-        raise _bad(path, data, "an event object {kind, player, card, arg}")
-    check_fields(path, data, EVENT_FIELDS)
+    """An event back from its JSON, which the variant's event schema checked (``$defs/
+    <variant>_event``, in :func:`read_view`): its kind declared, a slot the kind has not null,
+    its ``arg`` of the declared kind. What is checked here is what the schema cannot know: a
+    seat at this table, a card of this variant's deck."""
     name = data["kind"]
-    kinds = cls.event_kinds
-    declared = kinds.get(name) if isinstance(name, str) else None
-    if declared is None:
-        raise _bad(f"{path}.kind", name, "one of the variant's event kinds: "
-                   + ", ".join(sorted(kinds)))
-    for slot, has in (("player", declared.player), ("card", declared.card),
-                      ("arg", bool(declared.arg))):
-        if not has and data[slot] is not None:
-            raise _bad(f"{path}.{slot}", data[slot], f"null: a {name} event has no {slot}")
+    declared = cls.event_kinds[name]
     player = _seat(f"{path}.player", data["player"], n)
     card = _card(f"{path}.card", data["card"], cls.cardset, nullable=True)
     return Event(name, player, card, _event_arg(f"{path}.arg", declared.arg, data["arg"], n,
@@ -379,24 +350,14 @@ def event_from_json(path: str, data: Any, n: int, cls: type[PlayerView]) -> Even
 
 
 def _event_arg(path: str, kind: str, value: Any, n: int, cards: CardSet) -> int:
-    """An event's ``arg`` back by its declared kind (``-1`` for none)."""
-    if not kind:
+    """An event's ``arg`` back in the engine's form by its declared kind (``-1`` for none)."""
+    if not kind or value is None:
         return -1
     if kind == "suit":
         return _suit(path, value, cards)
     if kind == "seat":
         return _seat(path, value, n)
-    if kind == "bool":
-        if not isinstance(value, bool):
-            raise _bad(path, value, "true or false")
-        return int(value)
-    if kind == "direction":
-        if value not in (1, -1) or isinstance(value, bool):
-            raise _bad(path, value, "1 (up the seats) or -1")
-        return value
-    if kind in NULLABLE_ARGS:  # pile, count
-        return -1 if value is None else _int(path, value, 0)
-    return _int(path, value)
+    return int(value)  # a bool as 0 or 1; a direction, pile, count or number as it is
 
 
 @functools.lru_cache(maxsize=64)

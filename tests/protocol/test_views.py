@@ -19,6 +19,7 @@ from eights.engines import VARIANTS, make_game
 from eights.engines.base import Event, PlayerView
 from eights.engines.livery_eights import LiveryEightsGame
 from eights.protocol import messages as m
+from eights.protocol import validation
 from eights.protocol.errors import ProtocolError
 from eights.protocol.views import (
     event_from_json,
@@ -183,24 +184,39 @@ def test_a_named_colour_is_its_code_in_every_variant() -> None:
 
 @pytest.mark.parametrize(("event", "words"), [
     ({"kind": "wobble", "player": 0, "card": None, "arg": None},
-     "e.kind: 'wobble' is not allowed; it must be one of the variant's event kinds: deal, "),
+     "e.kind: 'wobble' is not allowed; it must be one of 'deal', 'draw', "),
     ({"kind": "pass", "player": 0, "card": "8C", "arg": None},
-     "e.card: '8C' is not allowed; it must be null: a pass event has no card"),
+     "e.card: '8C' is not allowed; it must be null"),
     ({"kind": "play", "player": 0, "card": "8C", "arg": 1},
-     "e.arg: 1 is not allowed; it must be null: a play event has no arg"),
+     "e.arg: 1 is not allowed; it must be null"),
     ({"kind": "suit", "player": 0, "card": None, "arg": 2},
-     "e.arg: 2 is not allowed; it must be a suit C, D, H or S, or null"),
+     "e.arg: 2 is not allowed; it must be a suit C, D, H, S"),
     ({"kind": "reverse", "player": 0, "card": None, "arg": 0},
-     "e.arg: 0 is not allowed; it must be 1 (up the seats) or -1"),
+     "e.arg: 0 is not allowed; it must be one of 1, -1"),
     ({"kind": "reshuffle", "player": None, "card": None, "arg": -1},
-     "e.arg: -1 is not allowed; it must be an integer >= 0"),
+     "e.arg: -1 is not allowed; it must be an integer of at least 0, or null"),
     ({"kind": "hand_over", "player": 0, "card": None, "arg": 1},
      "e.arg: 1 is not allowed; it must be true or false"),
 ])
-def test_an_event_is_read_by_its_declaration(event, words) -> None:
+def test_an_event_is_checked_by_its_declared_schema(event, words) -> None:
+    """An event's shape is its kind's declaration, as schema.json states it (the reader
+    checks it there, never by hand)."""
     with pytest.raises(ProtocolError) as err:
-        event_from_json("e", event, 2, view_class("crazy_eights"))
-    assert err.value.code == "bad_value" and words in err.value.message
+        validation.check(event, "crazy_eights_event", "e")
+    assert err.value.code == "bad_value" and words in err.value.message, err.value.message
+
+
+def test_an_event_is_read_against_the_table() -> None:
+    """What the schema cannot know, event_from_json checks: a seat at this table, a card of
+    this deck."""
+    cls = view_class("crazy_eights")
+    for event, words in (({"kind": "pass", "player": 2, "card": None, "arg": None},
+                          "e.player: 2 is not allowed; it must be a seat from 0 to 1"),
+                         ({"kind": "play", "player": 0, "card": "1H", "arg": None},
+                          "e.card: '1H' is not allowed; it must be a card like 10H")):
+        with pytest.raises(ProtocolError) as err:
+            event_from_json("e", event, 2, cls)
+        assert words in err.value.message, err.value.message
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
