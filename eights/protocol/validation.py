@@ -320,6 +320,8 @@ def protocol_error(err: Any, root: str, top: str, schema: Mapping[str, Any],
     path = _path(root, parts, top)
     instance = (shown or {}).get(tuple(parts), err.instance)
     keyword, node = err.kind.name, _node(schema, err.schema_path[:-1])
+    if err.schema_path[-1] == "dependentRequired":  # reported as a "required" kind
+        keyword = "dependentRequired"
     if keyword == "additionalProperties" and isinstance(instance, dict):
         allowed = [k for k in node.get("properties", {}) if not (k == "type" and not parts)]
         extra = [k for k in instance if k not in node.get("properties", {})]
