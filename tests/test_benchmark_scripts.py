@@ -79,3 +79,10 @@ def test_memory_reports_first_and_further_envs(capsys, tmp_path):
     assert set(results) == {"crazy_eights 2p", "jokers_of_death 3p"}
     for row in results.values():  # the shared encoder is paid by the first env only
         assert row["first_env_kib"] > row["per_env_kib"] > 0
+
+
+def test_protocol_read_times_short_and_long_decides(capsys):
+    assert load("protocol_read").main(["--seconds", "0.01", "--variants", "livery_eights"]) == 0
+    out = capsys.readouterr().out
+    for word in ("livery_eights", "short", "long", "games", "µs per read"):
+        assert word in out

@@ -21,14 +21,14 @@ import argparse
 import dataclasses
 import json
 import math
-from collections.abc import Callable, Sequence
-from importlib import resources
+from collections.abc import Sequence
 from typing import Any
 
 from ..engines import engine_class
 from ..engines.base import PlayerView
+from . import validation
 from .errors import ERROR_CODES, ProtocolError
-from .views import check_fields, view_to_json
+from .views import view_to_json
 
 #: the protocol this library speaks, as the hello and ready name it
 PROTOCOL = "eights-bot/2"
@@ -52,9 +52,6 @@ MAX_ID = 2**53 - 1
 #: message types each side may send
 FRONTEND_TYPES = ("hello", "decide", "game_over", "error", "bye")
 BOT_TYPES = ("ready", "action", "error")
-
-Check = Callable[[str, Any], None]
-
 
 @dataclasses.dataclass(frozen=True)
 class NumberRange:
@@ -113,74 +110,6 @@ MESSAGE_LIMITS = NumberRange(1024, 64 << 20, unit="bytes")
 ERROR_LIMITS = NumberRange(1, 10_000, unit="messages")
 
 
-def _fail(path: str, value: Any, wanted: str) -> None:
-    shown = repr(value)
-    if len(shown) > 60:
-        shown = shown[:57] + "..."
-    raise ProtocolError("bad_value", f"{path}: {shown} is not allowed; it must be {wanted}")
-
-
-def _text(path: str, value: Any) -> None:
-    if not isinstance(value, str) or not value:
-        _fail(path, value, "a non-empty string")
-
-
-def _id(path: str, value: Any) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ID:
-        _fail(path, value, f"an integer from 0 to {MAX_ID}")
-
-
-def _object(path: str, value: Any) -> None:
-    if not isinstance(value, dict):
-        _fail(path, value, "an object")
-
-
-def _legal(path: str, value: Any) -> None:
-    if not isinstance(value, list) or not value:
-        _fail(path, value, "a non-empty array of action texts")
-    for i, text in enumerate(value):
-        _text(f"{path}[{i}]", text)
-    if len(set(value)) != len(value):
-        _fail(path, value, "an array without repeats")
-
-
-def _seats(path: str, value: Any) -> None:
-    if not isinstance(value, list):
-        _fail(path, value, "an array of seats")
-    for i, seat in enumerate(value):
-        _id(f"{path}[{i}]", seat)
-
-
-def _time_limit(path: str, value: Any) -> None:
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                              or value < 1):
-        _fail(path, value, "a positive integer of milliseconds, or null")
-
-
-def _code(path: str, value: Any) -> None:
-    if value not in ERROR_CODES:
-        _fail(path, value, "one of " + ", ".join(ERROR_CODES))
-
-
-def _nullable_id(path: str, value: Any) -> None:
-    if value is not None:
-        _id(path, value)
-
-
-#: type -> ({field: check}, optional fields); "type" itself is checked before
-SPECS: dict[str, tuple[dict[str, Check], frozenset[str]]] = {
-    "hello": ({"protocol": _text, "variant": _text, "config": _object, "name": _text},
-              frozenset({"name"})),
-    "ready": ({"protocol": _text, "name": _text}, frozenset()),
-    "decide": ({"id": _id, "game": _id, "view": _object, "legal": _legal,
-                "time_limit_ms": _time_limit}, frozenset({"time_limit_ms"})),
-    "action": ({"id": _id, "action": _text}, frozenset()),
-    "game_over": ({"game": _id, "view": _object, "winners": _seats}, frozenset()),
-    "error": ({"code": _code, "message": _text, "id": _nullable_id}, frozenset({"id"})),
-    "bye": ({}, frozenset()),
-}
-
-
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
@@ -199,9 +128,11 @@ def parse_message(text: str | bytes, sender: str,
     """The message in ``text``, sent by ``sender`` (``"frontend"`` or ``"bot"``), checked.
 
     Checks the size, the JSON, the type (one ``sender`` may send), the
-    protocol version of a hello or ready, and every field's presence and
-    kind. A decide's view is checked by :func:`~eights.protocol.views.view_from_json`
-    (it needs the variant and config from the hello).
+    protocol version of a hello or ready, then the message against its
+    definition in ``schema.json`` (:mod:`~eights.protocol.validation`): every
+    field's presence and kind. A decide's view is checked as an object here and
+    field by field by :func:`~eights.protocol.views.read_view` (its fields are
+    the variant's, which the hello names).
     """
     if sender not in ("frontend", "bot"):
         raise ValueError(f"sender must be 'frontend' or 'bot', not {sender!r}")
@@ -215,7 +146,8 @@ def parse_message(text: str | bytes, sender: str,
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8")
-        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
+        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants,
+                          parse_float=validation.loads_float)
     except ProtocolError:
         raise
     except (ValueError, RecursionError) as err:
@@ -240,12 +172,7 @@ def parse_message(text: str | bytes, sender: str,
                                 f"protocol {data['protocol']!r} is not spoken here; this side "
                                 f"speaks {', '.join(SUPPORTED_PROTOCOLS)}"
                                 + (f" ({retired})" if retired else ""))
-        checks, optional = SPECS[kind]
-        check_fields(kind, {k: v for k, v in data.items() if k != "type"}, list(checks),
-                     optional)
-        for name, check in checks.items():
-            if name in data:
-                check(name, data[name])
+        validation.check(data, kind)
     except ProtocolError as err:
         if isinstance(id_, int) and not isinstance(id_, bool) and 0 <= id_ <= MAX_ID:
             err.id = id_
@@ -310,6 +237,5 @@ def bye() -> dict[str, Any]:
     return {"type": "bye"}
 
 
-def load_schema() -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) of every message, shipped beside this module."""
-    return json.loads(resources.files(__package__).joinpath("schema.json").read_text("utf-8"))
+#: the JSON Schema (draft 2020-12) of every message, shipped beside this module
+load_schema = validation.load_schema

@@ -62,7 +62,7 @@ KIND_SCHEMAS: dict[str, dict[str, Any]] = {
     "seat_suits": _array(_nullable(_ref("suit"))),
     "seat_ranks": _array(_nullable(_ref("rank"))),
     "card_counts": {"type": "object", "propertyNames": _ref("card"),
-                    "additionalProperties": {"type": "integer", "minimum": 1}},
+                    "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 255}},
     "frames": _array(_ref("frame")),
 }
 KIND_SCHEMAS.update({f"pile_{inner}": _array(KIND_SCHEMAS[inner]) for inner in PILE_INNER_KINDS})
@@ -228,20 +228,28 @@ def card_definitions() -> dict[str, dict[str, Any]]:
     """``$defs/card`` and ``$defs/suit``: the cards and suits of every variant's notation
     (the standard cards, and a variant's own card set such as Crazier Eights' colours)."""
     patterns, codes, words = [STANDARD_CARD], list(STANDARD.colour_codes), []
+    examples: list[tuple[str, str]] = []  # (variant, cards like its) for the titles
+    colours: list[tuple[str, tuple[str, ...]]] = []
     for variant in VARIANTS:
         cards = engine_class(variant).cardset
         if cards is STANDARD:
             continue
+        examples.append((variant, f"{cards.texts[9]}, {cards.texts[24]}"))
+        colours.append((variant, tuple(cards.colour_codes)))
         ranks = sorted({t[:-1] for t in cards.texts}, key=lambda r: (len(r), r))
         patterns.append(f"({'|'.join(ranks)})[{''.join(cards.colour_codes)}]")
         codes += [c for c in cards.colour_codes if c not in codes]
         words.append(f"{variant}: rank then colour ({', '.join(cards.colour_codes)})")
     return {
-        "card": {"description": "A card in text notation: rank (A, 2-10, J, Q, K) then suit "
+        "card": {"title": "a card like 10H, QS or RJ"
+                          + "".join(f" ({v}: {e})" for v, e in examples),
+                 "description": "A card in text notation: rank (A, 2-10, J, Q, K) then suit "
                                 "(C, D, H, S), or a joker RJ / BJ"
                                 + "".join(f"; {w}" for w in words) + ".",
                  "type": "string", "pattern": "^(" + "|".join(patterns) + ")$"},
-        "suit": {"description": "A suit letter (a colour's code in a variant with colours).",
+        "suit": {"title": "a suit " + ", ".join(STANDARD.colour_codes)
+                          + "".join(f" ({v}: {', '.join(c)})" for v, c in colours),
+                 "description": "A suit letter (a colour's code in a variant with colours).",
                  "enum": codes},
     }
 

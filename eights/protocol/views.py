@@ -33,17 +33,14 @@ from ..engines import engine_class
 from ..engines.base import Event, PlayerView, SeatHistory
 from ..engines.cardset import STANDARD, CardSet
 from ..engines.defaults import Known, RequiredWhile, Rule, view_rules
-from ..engines.events import NULLABLE_ARGS, arg_to_json
+from ..engines.events import arg_to_json
 from ..engines.table import Frame
+from . import validation
 from .errors import ProtocolError
 
 #: view fields that travel elsewhere: variant and config in the hello, the legal
 #: actions in the decide message, the events as ``history``
 CARRIED_ELSEWHERE = frozenset({"variant", "config", "legal_actions", "seen_events"})
-
-#: an event's fields: each kind's declaration (:mod:`eights.engines.events`) says which it
-#: has and the kind of its ``arg``
-EVENT_FIELDS = ("kind", "player", "card", "arg")
 
 
 @functools.cache
@@ -215,8 +212,13 @@ def _int(path: str, value: Any, low: int | None = None) -> int:
 def _list(path: str, value: Any, length: int | None = None) -> list:
     if not isinstance(value, list):
         raise _bad(path, value, "an array")
-    if length is not None and len(value) != length:
-        raise _bad(path, value, f"an array of {length} items (one per seat)")
+    return _per_seat(path, value, length) if length is not None else value
+
+
+def _per_seat(path: str, value: list, n: int | None) -> list:
+    """``value``, an array the schema checked, refused unless it has one item per seat."""
+    if n is not None and len(value) != n:
+        raise _bad(path, value, f"an array of {n} items (one per seat)")
     return value
 
 
@@ -251,26 +253,15 @@ def _suit(path: str, value: Any, cards: CardSet) -> int:
     return codes.index(value)
 
 
-def _rank(path: str, value: Any) -> int:
-    if value is None:
-        return -1
-    if not isinstance(value, str) or value not in RANK_TEXT:
-        raise _bad(path, value, "a rank A, 2-10, J, Q or K, or null")
-    return RANK_TEXT.index(value) + 1
-
-
 def _card_counts(path: str, value: Any, cards: CardSet) -> bytes:
-    """Copies per card id, as the engine's views hold them (bytes)."""
-    if not isinstance(value, dict):
-        raise _bad(path, value, f"an object from card to count, like {{\"{cards.texts[7]}\": 1}}")
+    """Copies per card id, as the engine's views hold them (bytes); the schema checked the
+    form (card texts to counts of 1 to 255), this that each card is one of the variant's."""
     counts = [0] * len(cards)
     for text, k in value.items():
         c = _card(f"{path} key", text, cards)
         if cards.texts[c] != text:
             raise _bad(f"{path} key", text, f"a card in canonical notation ({cards.texts[c]})")
-        counts[c] = _int(f"{path}[{text!r}]", k, 1)
-        if counts[c] > 255:
-            raise _bad(f"{path}[{text!r}]", k, "a number of copies some deck holds (at most 255)")
+        counts[c] = k
     return bytes(counts)
 
 
@@ -279,15 +270,13 @@ def _frames(path: str, value: Any, n: int, cls: type[PlayerView]) -> tuple:
     argument checked against the engine's declaration."""
     arg_kinds = cls.frame_args
     out = []
-    for i, item in enumerate(_list(path, value)):
+    for i, item in enumerate(value):
         where = f"{path}[{i}]"
-        if not isinstance(item, dict) or set(item) != {"kind", "seat", "args"}:
-            raise _bad(where, item, 'an object {"kind", "seat", "args"}')
         kind = item["kind"]
         if kind not in arg_kinds:
             raise _bad(f"{where}.kind", kind, "one of " + ", ".join(map(repr, arg_kinds)))
         kinds = arg_kinds[kind]
-        args = _list(f"{where}.args", item["args"])
+        args = item["args"]
         if len(args) != len(kinds):
             raise _bad(f"{where}.args", args, f"{len(kinds)} arguments ({', '.join(kinds)})")
         read = []
@@ -308,84 +297,52 @@ def _frames(path: str, value: Any, n: int, cls: type[PlayerView]) -> tuple:
 
 
 def _decode(kind: str, path: str, value: Any, n: int, cls: type[PlayerView]) -> Any:
-    """One field's value back in the view's own form (ids, -1 for none)."""
+    """One field's value back in the view's own form (ids, -1 for none).
+
+    The value's shape was checked against the variant's view schema
+    (:func:`read_view`); what is checked here is what the schema cannot know:
+    that a card or suit is one of this variant's, a seat at this table, one
+    value per seat.
+    """
     cards = cls.cardset
-    if kind == "int":
-        return _int(path, value)
-    if kind == "count":
-        return _int(path, value, 0)
-    if kind == "bool":
-        if not isinstance(value, bool):
-            raise _bad(path, value, "true or false")
-        return value
-    if kind == "phase":
-        if value not in cls.phase_names:
-            raise _bad(path, value, "one of " + ", ".join(repr(p) for p in cls.phase_names))
+    if kind in ("int", "count", "bool", "phase"):
         return value
     if kind == "seat":
         return _seat(path, value, n)
     if kind == "card":
         return _card(path, value, cards, nullable=True)
     if kind in ("cards", "seen_cards"):
-        return tuple(_card(f"{path}[{i}]", c, cards) for i, c in enumerate(_list(path, value)))
+        return tuple(_card(f"{path}[{i}]", c, cards) for i, c in enumerate(value))
     if kind == "seat_cards":
-        return tuple(tuple(_card(f"{path}[{i}][{j}]", c, cards)
-                           for j, c in enumerate(_list(f"{path}[{i}]", hand)))
-                     for i, hand in enumerate(_list(path, value, n)))
-    if kind == "counts":
-        return tuple(_int(f"{path}[{i}]", x, 0) for i, x in enumerate(_list(path, value, n)))
-    if kind == "ints":
-        return tuple(_int(f"{path}[{i}]", x) for i, x in enumerate(_list(path, value, n)))
+        return tuple(tuple(_card(f"{path}[{i}][{j}]", c, cards) for j, c in enumerate(hand))
+                     for i, hand in enumerate(_per_seat(path, value, n)))
+    if kind in ("counts", "ints"):
+        return tuple(_per_seat(path, value, n))
     if kind == "suit":
         return _suit(path, value, cards)
     if kind == "seat_suits":
         return tuple(_suit(f"{path}[{i}]", x, cards)
-                     for i, x in enumerate(_list(path, value, n)))
+                     for i, x in enumerate(_per_seat(path, value, n)))
     if kind == "seat_ranks":
-        return tuple(_rank(f"{path}[{i}]", x) for i, x in enumerate(_list(path, value, n)))
+        return tuple(-1 if x is None else RANK_TEXT.index(x) + 1
+                     for x in _per_seat(path, value, n))
     if kind == "card_counts":
         return _card_counts(path, value, cards)
     if kind == "frames":
         return _frames(path, value, n, cls)
     if kind.startswith("pile_"):
         inner = kind.removeprefix("pile_")
-        return tuple(_decode(inner, f"{path}[{i}]", x, n, cls)
-                     for i, x in enumerate(_list(path, value)))
+        return tuple(_decode(inner, f"{path}[{i}]", x, n, cls) for i, x in enumerate(value))
     raise AssertionError(f"unknown field kind {kind!r}")
 
 
-def check_fields(path: str, data: Mapping[str, Any], allowed: list[str] | tuple[str, ...],
-                 optional: frozenset[str] = frozenset()) -> None:
-    """Refuse unknown and missing fields, naming them and the allowed ones."""
-    unknown = [k for k in data if k not in allowed]
-    if unknown:
-        raise ProtocolError("unknown_field",
-                            f"{path}: unknown field(s) {', '.join(map(repr, unknown))}; "
-                            f"the fields are {', '.join(allowed)}")
-    missing = [k for k in allowed if k not in data and k not in optional]
-    if missing:
-        raise ProtocolError("missing_field",
-                            f"{path}: missing field(s) {', '.join(missing)}; "
-                            f"the fields are {', '.join(allowed)}")
-
-
 def event_from_json(path: str, data: Any, n: int, cls: type[PlayerView]) -> Event:
-    """An event back from its JSON, by its kind's declaration in the view class's engine: the
-    kind must be declared, a slot it has not must be null, and its ``arg`` of the declared
-    kind (a suit as its code)."""
-    if not isinstance(data, dict):
-        raise _bad(path, data, "an event object {kind, player, card, arg}")
-    check_fields(path, data, EVENT_FIELDS)
+    """An event back from its JSON, which the variant's event schema checked (``$defs/
+    <variant>_event``, in :func:`read_view`): its kind declared, a slot the kind has not null,
+    its ``arg`` of the declared kind. What is checked here is what the schema cannot know: a
+    seat at this table, a card of this variant's deck."""
     name = data["kind"]
-    kinds = cls.event_kinds
-    declared = kinds.get(name) if isinstance(name, str) else None
-    if declared is None:
-        raise _bad(f"{path}.kind", name, "one of the variant's event kinds: "
-                   + ", ".join(sorted(kinds)))
-    for slot, has in (("player", declared.player), ("card", declared.card),
-                      ("arg", bool(declared.arg))):
-        if not has and data[slot] is not None:
-            raise _bad(f"{path}.{slot}", data[slot], f"null: a {name} event has no {slot}")
+    declared = cls.event_kinds[name]
     player = _seat(f"{path}.player", data["player"], n)
     card = _card(f"{path}.card", data["card"], cls.cardset, nullable=True)
     return Event(name, player, card, _event_arg(f"{path}.arg", declared.arg, data["arg"], n,
@@ -393,24 +350,14 @@ def event_from_json(path: str, data: Any, n: int, cls: type[PlayerView]) -> Even
 
 
 def _event_arg(path: str, kind: str, value: Any, n: int, cards: CardSet) -> int:
-    """An event's ``arg`` back by its declared kind (``-1`` for none)."""
-    if not kind:
+    """An event's ``arg`` back in the engine's form by its declared kind (``-1`` for none)."""
+    if not kind or value is None:
         return -1
     if kind == "suit":
         return _suit(path, value, cards)
     if kind == "seat":
         return _seat(path, value, n)
-    if kind == "bool":
-        if not isinstance(value, bool):
-            raise _bad(path, value, "true or false")
-        return int(value)
-    if kind == "direction":
-        if value not in (1, -1) or isinstance(value, bool):
-            raise _bad(path, value, "1 (up the seats) or -1")
-        return value
-    if kind in NULLABLE_ARGS:  # pile, count
-        return -1 if value is None else _int(path, value, 0)
-    return _int(path, value)
+    return int(value)  # a bool as 0 or 1; a direction, pile, count or number as it is
 
 
 @functools.lru_cache(maxsize=64)
@@ -573,12 +520,10 @@ def read_view(data: Any, variant: str, config: GameConfig,
     the deck, not that the position could arise in a game; an agent that
     meets an impossible position fails on its own.
     """
-    if not isinstance(data, dict):
-        raise _bad("view", data, "an object")
     cls = view_class(variant)
+    validation.check(data, f"{variant}_view", "view")
     fields = _fields_of(cls)
     names = [name for name, _ in fields] + ["history"]
-    check_fields("view", data, names, frozenset(rules_for(variant)))
     n = config.num_players
     deck = (deck_counts(variant, config)
             if "discard_counts" in names or "pile_counts" in names else ())

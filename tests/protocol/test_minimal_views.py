@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import random
 
+import jsonschema
 import pytest
 
 from eights.agents import AGENT_KINDS, Agent
@@ -259,7 +260,6 @@ def test_the_heuristic_answers_when_the_agent_fails_on_defaults(monkeypatch, cap
 
 
 # ------------------------------------------------------------------ the schema
-jsonschema = pytest.importorskip("jsonschema", reason="schema checks need jsonschema")
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
