@@ -153,3 +153,17 @@ def option_sweep(variant: str) -> list[dict]:
                 together.update(options)
         sweep.append(together)
     return sweep
+
+
+def every_option_config() -> list[tuple[str, dict]]:
+    """``(variant, config)`` for every config of :func:`option_sweep`, every variant: what
+    the determinization, minimal-view and search sweeps run over."""
+    return [(variant, config) for variant in available_variants()
+            for config in option_sweep(variant)]
+
+
+def sweep_id(setup: tuple[str, dict]) -> str:
+    """A sweep config's test id: ``crazy_eights-2p-match=True``."""
+    variant, config = setup
+    return f"{variant}-{config['num_players']}p" + "".join(
+        f"-{k}={v}" for k, v in config.items() if k != "num_players")

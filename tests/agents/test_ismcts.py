@@ -10,7 +10,7 @@ from eights import ConfigError, make_game
 from eights.agents import ISMCTSAgent, make_agent, play_game
 from eights.engines.crazy_eights import CrazyEightsGame
 from eights.engines.pile import PileEngine
-from tests.conftest import available_variants, option_sweep
+from tests.conftest import available_variants, every_option_config, sweep_id
 
 # ------------------------------------------------------------------------ specs
 
@@ -71,13 +71,10 @@ def test_plays_only_legal_actions_in_full_games(variant: str, players: int) -> N
             game.step(action)
 
 
-#: every option of every variant alone and together (tests/conftest.py: option_sweep)
-SWEEP = [(variant, config) for variant in available_variants()
-         for config in option_sweep(variant)]
+SWEEP = every_option_config()
 
 
-@pytest.mark.parametrize("setup", SWEEP, ids=lambda s: f"{s[0]}-" + "-".join(
-    f"{k}={v}" for k, v in s[1].items()))
+@pytest.mark.parametrize("setup", SWEEP, ids=sweep_id)
 def test_acts_in_every_option_config(setup: tuple[str, dict]) -> None:
     """A few decisions of a random game per config, searched with a small budget: each
     search determinizes the view many times, so an option whose position the view cannot

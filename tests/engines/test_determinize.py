@@ -17,17 +17,10 @@ import pytest
 from eights.engines import engine_class, make_game
 from eights.engines.base import Engine
 from eights.engines.livery_eights import LiveryEightsGame
-from tests.conftest import all_cards, available_variants, option_sweep
+from tests.conftest import all_cards, every_option_config, sweep_id
 
-#: every option of every variant alone and together, at its smallest and largest table
-SWEEP = [(variant, config) for variant in available_variants()
-         for config in option_sweep(variant)]
+SWEEP = every_option_config()
 
-
-def sweep_id(setup: tuple[str, dict]) -> str:
-    variant, config = setup
-    return f"{variant}-{config['num_players']}p" + "".join(
-        f"-{k}={v}" for k, v in config.items() if k != "num_players")
 
 
 def public_fields(view) -> dict:

@@ -25,16 +25,10 @@ import pytest
 from eights.engines import engine_class, make_game
 from eights.engines.defaults import TURN_LIMIT_REACH
 from eights.protocol.views import read_view, required_now, view_to_json
-from tests.conftest import available_variants, option_sweep
+from tests.conftest import every_option_config, sweep_id
 
-SWEEP = [(variant, config) for variant in available_variants()
-         for config in option_sweep(variant)]
+SWEEP = every_option_config()
 
-
-def sweep_id(setup: tuple[str, dict]) -> str:
-    variant, config = setup
-    return f"{variant}-{config['num_players']}p" + "".join(
-        f"-{k}={v}" for k, v in config.items() if k != "num_players")
 
 
 def minimal_view(view):
