@@ -30,13 +30,19 @@ run: $(VENV)/.run
 	$(VENV)/bin/eights tournament --variant crazy_eights --players 2 --agents random,greedy,heuristic,policy \
 		--games 300 --out runs/make-run --restart
 
+# The suite starts some hundred Python processes (the docs' commands, servers, bots): each
+# compiles what it imports unless bytecode is cached, so a PYTHONDONTWRITEBYTECODE of the
+# caller's shell is dropped here (a tenth of the suite's CPU time). Tests of the group "ray"
+# run on one worker, which imports Ray once.
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n 2 --dist loadgroup
+
 test: $(VENV)/.test
 	$(VENV)/bin/ruff check eights tests benchmarks examples notebooks
-	$(PY) -m pytest -n 2 -q
+	$(PYTEST) -q
 
 # what is too long for `make test` (marked `long`): the attack reproductions, the 200-game option sweeps
 test-slow: $(VENV)/.test
-	$(PY) -m pytest -n 2 -q -m long
+	$(PYTEST) -q -m long
 
 # every generated file, made anew from the code; `make test` names this command when one is
 # stale. The layout fingerprints come first: a layout that changed under its env version is

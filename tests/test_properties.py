@@ -18,8 +18,8 @@ from eights.engines import make_game
 from eights.envs import env_module
 from tests.conftest import config_id, configs, drawn_card
 
-#: random games a config in ``make test`` (about 15 CPU-s for all configs together)
-GAMES = 100
+#: random games a config in ``make test`` (about 12 CPU-s for all configs together)
+GAMES = 60
 #: and in ``make test-slow``
 LONG_GAMES = 2000
 

@@ -225,6 +225,16 @@ class SeatHistory:
         self._own: Sequence[tuple[int, Event]] = ()
         self._length, self._seat = length, seat
 
+    @classmethod
+    def redacted(cls, events: list[Event], seat: int) -> SeatHistory:
+        """A history of ``events``, already as ``seat`` may see them (a view read from a
+        frontend's JSON, which holds nothing else): the list is kept, not copied, so the
+        caller gives it up."""
+        history = cls.__new__(cls)
+        history._public, history._own = events, ()
+        history._length, history._seat = len(events), seat
+        return history
+
     def events(self) -> list[Event]:
         """The events up to this history's length (a new list: changing it changes nothing)."""
         length = self._length

@@ -349,6 +349,21 @@ def event_from_json(path: str, data: Any, n: int, cls: type[PlayerView]) -> Even
                                                  cls.cardset))
 
 
+def _events_from_json(history: list, n: int, cls: type[PlayerView]) -> list[Event]:
+    """A history's events back from their JSON, which the schema checked; an event met
+    before (a long history repeats its draws and passes) is read once and shared, which
+    keeps a long view's reading, and the objects it makes, about a third smaller."""
+    read: dict[tuple, Event] = {}
+    events = []
+    for i, data in enumerate(history):
+        key = (data["kind"], data["player"], data["card"], data["arg"])  # hashable: checked
+        event = read.get(key)
+        if event is None:
+            event = read[key] = event_from_json(f"view.history[{i}]", data, n, cls)
+        events.append(event)
+    return events
+
+
 def _event_arg(path: str, kind: str, value: Any, n: int, cards: CardSet) -> int:
     """An event's ``arg`` back in the engine's form by its declared kind (``-1`` for none)."""
     if not kind or value is None:
@@ -413,8 +428,7 @@ def _read_values(data: Mapping[str, Any], variant: str, config: GameConfig,
     n = config.num_players
     values = _Values({name: _decode(kind, f"view.{name}", data[name], n, cls)
                       for name, kind in _fields_of(cls) if name in data}, cls, variant, data, n)
-    events = [event_from_json(f"view.history[{i}]", e, n, cls)
-              for i, e in enumerate(_list("view.history", data.get("history", [])))]
+    events = _events_from_json(_list("view.history", data.get("history", [])), n, cls)
     actions = engine_class(variant).actions
     values.known = Known(config, tuple(actions.texts_of(legal)),
                          frozenset(actions.decode(a)[0].name for a in legal), values, events,
@@ -541,7 +555,7 @@ def read_view(data: Any, variant: str, config: GameConfig,
     if deck:
         _check_cards(data, values, deck, dict(fields), cls.cardset)
     values["hand"] = tuple(sorted(values["hand"]))  # in display order, as the engines give it
-    history = SeatHistory([tuple(e) for e in events], len(events), values["seat"], frozenset())
+    history = SeatHistory.redacted(events, values["seat"])
     view = cls(variant=variant, config=config, legal_actions=tuple(legal), seen_events=history,
                **dict(values))
     return view, tuple(filled)

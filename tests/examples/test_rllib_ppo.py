@@ -1,6 +1,9 @@
 """examples/rllib_ppo.py: its glue passes RLlib's env check, and a tiny run trains and saves.
 
 Skipped only where RLlib cannot be imported (the ``rllib`` extra is not installed).
+RLlib is imported by the tests that use it, not by this module: importing it
+costs about 6 CPU-seconds, which every test worker would pay at collection;
+the tests share the ``ray`` group, so one worker runs them all and pays it once.
 """
 
 from __future__ import annotations
@@ -14,14 +17,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("ray.rllib.algorithms.ppo",
-                    reason="RLlib is not installed; pip install -e '.[rllib]'")
-
-from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
-from ray.rllib.utils.pre_checks.env import check_multiagent_environments
-
 from eights.envs import make_env
 from tests.conftest import available_variants
+
+pytestmark = [
+    pytest.mark.skipif(importlib.util.find_spec("ray") is None
+                       or importlib.util.find_spec("ray.rllib") is None,
+                       reason="RLlib is not installed; pip install -e '.[rllib]'"),
+    pytest.mark.xdist_group("ray"),
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "examples" / "rllib_ppo.py"
@@ -39,6 +43,8 @@ recipe = load_recipe()
 
 @pytest.mark.parametrize("variant", available_variants())
 def test_the_glue_passes_rllibs_env_check(variant: str) -> None:
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+
     env = recipe.masked_env_class()({"variant": variant, "num_players": 3})
     for _ in range(10):  # each check steps one unmasked random action
         check_multiagent_environments(env)
@@ -56,6 +62,9 @@ def test_the_glue_passes_rllibs_env_check(variant: str) -> None:
 
 def test_without_the_glue_rllibs_check_meets_an_illegal_action() -> None:
     """Why the recipe sets illegal_action="terminate": the default raises in RLlib's check."""
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+
     env = PettingZooEnv(make_env("crazy_eights"))
     with pytest.raises(ValueError, match="step"):
         for _ in range(50):  # a random action is illegal most of the time

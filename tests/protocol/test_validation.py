@@ -119,3 +119,29 @@ def test_a_view_is_read_against_its_variants_definition() -> None:
 
 
 
+
+def test_a_long_history_is_checked_a_slice_at_a_time_with_the_whole_checks_verdict(
+        monkeypatch) -> None:
+    """A history longer than SLICE is checked in slices (no one Rust call holds the
+    interpreter for the whole of a long view), and gives the verdict and the error one whole
+    check gives: the same words, the index in the whole history, a 1.0 found in any slice."""
+    view = a_view()
+    event = view["history"][-1]
+    view["history"] = [dict(event) for _ in range(5 * validation.SLICE + 7)]
+    validation.check(view, "crazy_eights_view", "view")
+    bad_cases = [
+        (validation.SLICE + 3, {**event, "kind": "Pass"}),
+        (4 * validation.SLICE + 6, {**event, "player": validation.loads_float("1.0")}),
+        (2 * validation.SLICE, 5),
+        (0, {**event, "arg": "S"}),
+    ]
+    for index, bad in bad_cases:
+        broken = {**view, "history": [*view["history"][:index], bad,
+                                      *view["history"][index + 1:]]}
+        sliced = refused(broken, "crazy_eights_view", "view")
+        monkeypatch.setattr(validation, "SLICE", 10 ** 9)  # one whole check
+        whole = refused(broken, "crazy_eights_view", "view")
+        monkeypatch.undo()
+        assert f"view.history[{index}]" in sliced.message, sliced.message
+        assert (sliced.code, sliced.message) == (whole.code, whole.message)
+    assert "history" in validation.validator("crazy_eights_view").slices

@@ -32,7 +32,7 @@ from eights.protocol.views import (
 from tests.conftest import config_id, configs, drawn_card
 from tests.test_properties import shuffle_hidden
 
-GAMES = 12  # games a config; each gives 8 positions, two seats each
+GAMES = 8  # games a config; each gives 8 positions, two seats each
 
 
 def sampled_positions(variant: str, config: dict, games: int, per_game: int, seed: int):

@@ -34,6 +34,7 @@ def test_serial_and_process_runs_give_identical_results(tmp_path):
     assert serial.games_played == MIXED.total_games == 10 * 8
 
 
+@pytest.mark.xdist_group("ray")  # on the worker that has Ray imported already
 def test_ray_run_gives_identical_results(tmp_path):
     pytest.importorskip("ray", reason="the ray extra is not installed")
     serial = run_tournament(MIXED, tmp_path / "serial", report=False)
