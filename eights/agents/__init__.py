@@ -54,7 +54,7 @@ AGENT_KINDS: dict[str, Factory] = {
     "random": _plain("random", lambda variant, seed: RandomAgent(seed)),
     "greedy": _plain("greedy", lambda variant, seed: GreedyAgent(seed)),
     "heuristic": _plain("heuristic", _heuristic),
-    "ismcts": lambda variant, arg, seed: ismcts_from_spec(arg, seed),
+    "ismcts": lambda variant, arg, seed: ismcts_from_spec(arg, seed, variant),
     "policy": lambda variant, arg, seed: PolicyAgent(variant, arg, seed),
     # external bots; "ws://host:port" partitions into kind "ws" and arg "//host:port"
     "exec": lambda variant, arg, seed: _external(f"exec:{arg}", seed),

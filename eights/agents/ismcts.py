@@ -23,6 +23,18 @@ sets is grown over many iterations; each iteration
 5. **backs up** each node's reward for the player who acted at it, from
    ``engine.returns()``, so it is correct for any number of players.
 
+With a **prior** (``prior=policy``: a trained policy, see
+:class:`~eights.agents.policy.PolicyAgent`), selection is PUCT over
+availability, as AlphaZero selects with its policy network: every legal
+action of a node is a candidate, scored ``Q + cp * P(a) * sqrt(A) / (1 + n)``
+with ``P`` the prior's probability of the action for the seat acting in this
+determinization (the observer's own at the root, each opponent's from its
+own view of the dealt position: the policy doubles as the opponent model),
+``A`` the iterations the action was available and ``n`` its visits; an
+unvisited action scores ``cp * P(a) * sqrt(A)``, so the search tries first
+what the policy would play and may never spend an iteration on a move the
+policy rules out. Expansion and rollouts are as above.
+
 Edges are keyed by (acting seat, action id): after a draw the same action
 sequence can lead to the observer's decision in one determinization and an
 opponent's in another, and their statistics must not mix.
@@ -41,7 +53,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..actions import SUIT_VERBS
-from ..config import ConfigError
+from ..config import ConfigError, GameConfig
 from ..engines import engine_class
 from ..engines.base import Engine, PlayerView
 from .base import Agent
@@ -49,6 +61,8 @@ from .heuristic import best_suit
 
 DEFAULT_SIMULATIONS = 300
 DEFAULT_EXPLORATION = 1.0
+#: PUCT's constant with a prior (AlphaZero's c_puct is of this order for rewards in [-1, 1])
+DEFAULT_PRIOR_WEIGHT = 2.0
 
 
 class _Node:
@@ -71,20 +85,34 @@ class ISMCTSAgent(Agent):
 
     def __init__(self, seed: int | None = None, *, simulations: int = DEFAULT_SIMULATIONS,
                  time_ms: float | None = None, exploration: float = DEFAULT_EXPLORATION,
-                 infer: bool = True):
+                 infer: bool = True, prior: Agent | None = None,
+                 prior_weight: float = DEFAULT_PRIOR_WEIGHT):
         super().__init__(seed)
         _check("sims", simulations, int, 1)
         if time_ms is not None:
             _check("ms", time_ms, (int, float), 0, strict=True)
         _check("c", exploration, (int, float), 0)
+        _check("cp", prior_weight, (int, float), 0)
+        if prior is not None and not callable(getattr(prior, "action_probabilities", None)):
+            raise ConfigError(f"ismcts: the prior {prior.name!r} gives no action probabilities; "
+                              f"a prior is a trained policy (prior=policy or prior=MODEL)")
         self.simulations = simulations
         self.time_ms = time_ms
         self.exploration = float(exploration)
+        #: the policy whose probabilities guide selection (PUCT), or None for UCB1
+        self.prior = prior
+        self.prior_weight = float(prior_weight)
         #: deal opponents who drew no card they could have played then
         #: (:meth:`Engine.determinize`'s ``infer_from_draws``)
         self.infer = infer
         #: variant -> what the playout policy knows of each action id
         self._tables: dict[str, _Playout] = {}
+
+    def check_table(self, config: GameConfig) -> None:
+        """A prior's model must fit the table (a 2-player model cannot guide a 3-player
+        search)."""
+        if self.prior is not None:
+            self.prior.check_table(config)
 
     def act(self, view: PlayerView) -> int:
         legal = view.legal_actions
@@ -92,6 +120,8 @@ class ISMCTSAgent(Agent):
             return legal[0]
         if not legal:
             raise ValueError(f"ismcts: seat {view.seat} is not the one to act in this view")
+        if self.prior is not None:
+            self.prior.check_table(view.config)  # a wrong table fails before the search
         engine = engine_class(view.variant)
         root = self._search(view, engine)
         me = view.seat * len(engine.actions)
@@ -116,7 +146,10 @@ class ISMCTSAgent(Agent):
 
     def _iterate(self, root: _Node, game: Engine, table: _Playout) -> None:
         """One iteration on one determinization: select, expand, roll out, back up."""
-        path, actors = self._descend(root, game, table)
+        if self.prior is None:
+            path, actors = self._descend(root, game, table)
+        else:
+            path, actors = self._descend_with_prior(root, game)
         self._rollout(game, table)
         returns = game.returns()
         for node, seat in zip(path, actors, strict=True):
@@ -143,6 +176,45 @@ class ISMCTSAgent(Agent):
             path.append(node)
             actors.append(seat)
             if expansion is not None:
+                break
+        return path, actors
+
+    def _descend_with_prior(self, root: _Node, game: Engine) -> tuple[list[_Node], list[int]]:
+        """Select by PUCT (module docstring) until an action never visited, which is the
+        expansion; the path taken. Every legal action of a node it meets gets a child, so
+        each counts its availability from the first time it is legal."""
+        width = len(game.actions)
+        node = root
+        path: list[_Node] = []
+        actors: list[int] = []
+        cp = self.prior_weight
+        while not game.game_over:
+            seat = game.current_player
+            base = seat * width
+            legal = game.legal_actions()
+            children = node.children
+            probs = (None if len(legal) == 1
+                     else self.prior.action_probabilities(game.view(seat)))
+            best_value, best_action, best = -math.inf, -1, None
+            for a in legal:
+                child = children.get(base + a)
+                if child is None:
+                    child = children[base + a] = _Node()
+                    child.avail = 0
+                child.avail += 1
+                p = 1.0 if probs is None else float(probs[a])
+                explore = cp * p * math.sqrt(child.avail)
+                if child.visits:
+                    value = child.reward / child.visits + explore / (1 + child.visits)
+                else:
+                    value = explore
+                if value > best_value:
+                    best_value, best_action, best = value, a, child
+            assert best is not None
+            game.step(best_action)
+            path.append(best)
+            actors.append(seat)
+            if best.visits == 0:
                 break
         return path, actors
 
@@ -247,6 +319,9 @@ SPEC_OPTIONS: dict[str, tuple[str, type, str]] = {
     "ms": ("time_ms", float, "milliseconds per decision, a number > 0 (wins over sims)"),
     "c": ("exploration", float, "the UCB exploration constant, a number >= 0"),
     "infer": ("infer", int, "1 to read an opponent's draw as 'could not play' (default), 0 not"),
+    "prior": ("prior", str, "the policy that guides selection: 'policy' (the shipped model for "
+                            "the table) or a model (a shipped name or a file); none by default"),
+    "cp": ("prior_weight", float, "PUCT's constant with a prior, a number >= 0 (default 2)"),
 }
 
 
@@ -264,12 +339,14 @@ def _check(key: str, value: object, kind: type | tuple[type, ...], low: float,
                           f"{SPEC_OPTIONS[key][2]}")
 
 
-def ismcts_from_spec(arg: str, seed: int | None = None) -> ISMCTSAgent:
-    """An agent from a spec's argument (after ``ismcts:``): ``"sims=200,c=0.5"``, ``"ms=50"``.
+def ismcts_from_spec(arg: str, seed: int | None = None,
+                     variant: str | None = None) -> ISMCTSAgent:
+    """An agent from a spec's argument (after ``ismcts:``): ``"sims=200,c=0.5"``, ``"ms=50"``,
+    ``"sims=200,prior=policy"`` (a prior needs the ``variant``, whose model it loads).
 
     An empty argument (the plain ``"ismcts"`` spec) gives the defaults.
     """
-    kwargs: dict[str, float | int] = {}
+    kwargs: dict[str, object] = {}
     for item in filter(None, (part.strip() for part in arg.split(","))):
         key, eq, text = (s.strip() for s in item.partition("="))
         if key not in SPEC_OPTIONS or not eq:
@@ -286,4 +363,17 @@ def ismcts_from_spec(arg: str, seed: int | None = None) -> ISMCTSAgent:
             if kwargs[name] not in (0, 1):
                 raise ConfigError(f"ismcts: {key}={text!r} is not allowed; {key} is {doc}")
             kwargs[name] = bool(kwargs[name])
+        if name == "prior":
+            kwargs[name] = _prior(str(kwargs[name]), variant, seed)
     return ISMCTSAgent(seed, **kwargs)  # type: ignore[arg-type]
+
+
+def _prior(model: str, variant: str | None, seed: int | None) -> Agent:
+    """The policy a ``prior=`` option names (``policy``: the shipped model for the table)."""
+    if not model:
+        raise ConfigError(f"ismcts: prior= is not allowed; prior is {SPEC_OPTIONS['prior'][2]}")
+    if variant is None:
+        raise ConfigError("ismcts: a prior needs the variant whose model it loads")
+    from .policy import PolicyAgent
+
+    return PolicyAgent(variant, "" if model == "policy" else model, seed)

@@ -203,3 +203,111 @@ def test_beats_random_clearly_at_a_small_budget() -> None:
         play_game(game, [search, rand] if g % 2 == 0 else [rand, search])
         wins += (g % 2) in game.winners
     assert wins >= MIN_WINS_OF_40, f"ISMCTS won {wins} of 40 against random"
+
+
+# ------------------------------------------------------------------- a prior (PUCT)
+
+#: the table each shipped model plays
+SHIPPED_TABLE = {"crazy_eights": 2, "livery_eights": 2, "crazier_eights": 2,
+                 "jokers_of_death": 3, "baby_eating_eights": 4}
+
+
+class OneMove:
+    """A prior sure of one move: the last legal action, whoever acts."""
+
+    name = "one-move"
+
+    def action_probabilities(self, view):
+        probs = [0.0] * len(make_game(view.variant).actions)
+        probs[view.legal_actions[-1]] = 1.0
+        return probs
+
+    def check_table(self, config) -> None:
+        return None
+
+
+def test_a_prior_spec_loads_the_shipped_policy_and_its_constant() -> None:
+    from eights.agents.policy import PolicyAgent
+
+    agent = make_agent("ismcts:sims=20,prior=policy,cp=1.5", "crazy_eights", seed=1)
+    assert isinstance(agent.prior, PolicyAgent) and agent.prior_weight == 1.5
+    agent.check_table(make_game("crazy_eights").config)  # the shipped model for the table
+    assert agent.prior.path.name == "crazy_eights-2p.npz"
+    named = make_agent("ismcts:prior=crazier_eights-2p", "crazier_eights", seed=1)
+    assert named.prior.path.name == "crazier_eights-2p.npz"
+    assert make_agent("ismcts", "crazy_eights").prior is None
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("ismcts:prior=", r"prior= is not allowed; prior is the policy that guides selection"),
+    ("ismcts:prior=no-such-model", r"no-such-model"),
+    ("ismcts:prior=policy,cp=-1", r"cp=-1.0 is not allowed; cp is PUCT's constant"),
+])
+def test_bad_prior_options_say_what_is_wrong(spec: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        make_agent(spec, "crazy_eights")
+
+
+def test_a_prior_that_gives_no_probabilities_is_refused() -> None:
+    with pytest.raises(ConfigError, match="gives no action probabilities"):
+        ISMCTSAgent(prior=make_agent("heuristic", "crazy_eights"))
+
+
+def test_a_prior_for_another_table_is_refused_before_the_first_card() -> None:
+    agent = make_agent("ismcts:sims=5,prior=policy", "crazy_eights")
+    with pytest.raises(ConfigError, match="no shipped model for 3-player crazy_eights"):
+        agent.check_table(make_game("crazy_eights", num_players=3).config)
+
+
+@pytest.mark.parametrize("variant", available_variants())
+def test_with_a_prior_plays_only_legal_actions(variant: str) -> None:
+    """The shipped policy guides the search for every seat it deals, in every variant."""
+    players = SHIPPED_TABLE[variant]
+    game = make_game(variant, num_players=players, seed=21)
+    search = make_agent("ismcts:sims=8,prior=policy", variant, seed=3)
+    others = [make_agent("heuristic", variant, seed=k) for k in range(players)]
+    decisions = 0
+    while not game.game_over and decisions < 12:
+        view = game.view(game.current_player)
+        mover = search if game.current_player == 0 else others[game.current_player]
+        action = mover.act(view)
+        assert action in view.legal_actions
+        decisions += game.current_player == 0 and len(view.legal_actions) > 1
+        game.step(action)
+
+
+def test_the_search_tries_first_what_the_prior_would_play() -> None:
+    """One iteration expands the action with the highest prior: the prior's move."""
+    rng = random.Random(2)
+    checked = 0
+    for g in range(20):
+        game = make_game("crazy_eights", seed=700 + g)
+        for _ in range(rng.randrange(10)):
+            if game.game_over:
+                break
+            legal = game.legal_actions()
+            game.step(legal[rng.randrange(len(legal))])
+        if game.game_over or len(game.legal_actions()) < 2:
+            continue
+        view = game.view(game.current_player)
+        agent = ISMCTSAgent(seed=g, simulations=1, prior=OneMove())
+        assert agent.act(view) == view.legal_actions[-1]
+        checked += 1
+    assert checked >= 10
+
+
+def test_with_a_prior_the_decision_depends_only_on_the_view() -> None:
+    rng = random.Random(8)
+    game = make_game("crazy_eights", seed=800)
+    for _ in range(6):
+        legal = game.legal_actions()
+        game.step(legal[rng.randrange(len(legal))])
+    seat = game.current_player
+    other = make_game("crazy_eights", seed=800)
+    other.restore(game.snapshot())
+    other._log[:] = game._log
+    swap_hidden(other, seat, rng)
+    a = make_agent("ismcts:sims=30,prior=policy", "crazy_eights", seed=4)
+    b = make_agent("ismcts:sims=30,prior=policy", "crazy_eights", seed=4)
+    assert a.act(game.view(seat)) == b.act(other.view(seat))
+    assert a.rng.getstate() == b.rng.getstate()
