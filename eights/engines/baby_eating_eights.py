@@ -66,9 +66,9 @@ round ``play J?`` names the Jack that ends on top of the player's Jacks.
 from __future__ import annotations
 
 import dataclasses
-import random
+import functools
 from collections.abc import Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from ..cards import (
     BLACK_JOKER,
@@ -99,6 +99,7 @@ from .defaults import (
     per_seat,
     seat_or_none,
 )
+from .determinizers.baby_eating_eights import BabyEatingDeterminizer
 from .encoding import Allies, Flag, OneHot, Scaled, Seat
 from .events import CORE_EVENTS, PILE_GAME_EVENTS, EventKind, declare_events, pick
 from .fields import ViewField
@@ -175,66 +176,10 @@ def _had_to_play(c: int, suit: int, rank: int, locked: bool) -> bool:
     return NUMBER[c] == (6 if rank in (6, 9) else rank)
 
 
-class SeatKnowledge(NamedTuple):
-    """What a seat's own history proves about the other hands (for determinization).
-
-    ``placed``: (card, seat) pairs, a card this seat saw go into that seat's hand (its
-    own ``give``: a Seven's swap, a blind draw out of its hand in the Guarantee Joker's
-    mode) and not seen to leave it since. ``jackless``: seats that emptied their hands of
-    Jacks in a Jack round (dropped them all, or had none) and have not been given a card
-    since. A King of Hearts' redeal forgets both. A hidden card leaving a hand (a Seven
-    or a blind draw between other seats) forgets what was placed in that hand, since the
-    card taken may be it.
-    """
-
-    placed: tuple[tuple[int, int], ...]
-    jackless: frozenset[int]
-
-
-_JACKS = frozenset({JACK})
-
-#: the last view read by :func:`seat_knowledge`: a search determinizes one view many times
-_knowledge_cache: list = [None, None]
-
-
-def seat_knowledge(view: Any) -> SeatKnowledge:
-    """Read :class:`SeatKnowledge` from ``view``'s history (cached for the last view)."""
-    if _knowledge_cache[0] is view:
-        return _knowledge_cache[1]
-    seat = view.seat
-    placed: list[tuple[int, int]] = []
-    jackless: set[int] = set()
-    in_round = False
-    for kind, player, c, arg in view.history():
-        if kind == "give":
-            if player == seat:
-                placed.append((c, arg))
-            elif arg != seat:  # a card we cannot see left `player`: it may be one we placed
-                placed = [(k, q) for k, q in placed if q != player]
-        elif kind == "take":
-            jackless.discard(player)
-            if player == seat and (c, arg) in placed:  # we took back a card we had placed
-                placed.remove((c, arg))
-        elif kind in ("play", "bottom"):
-            if (c, player) in placed:
-                placed.remove((c, player))
-            if in_round and kind == "play":
-                jackless.add(player)
-        elif kind == "draw":
-            jackless.discard(player)
-        elif kind == "no_jacks":
-            jackless.add(player)
-        elif kind == "jack_round":
-            in_round = True
-        elif kind == "jack_round_over":
-            in_round = False
-        elif kind == "redeal":
-            placed, in_round = [], False
-            jackless.clear()
-    jackless.discard(seat)
-    result = SeatKnowledge(tuple(placed), frozenset(jackless))
-    _knowledge_cache[0], _knowledge_cache[1] = view, result
-    return result
+@functools.cache
+def _cards_barring_a_draw(suit: int, rank: int, locked: bool) -> frozenset[int]:
+    """Every card :func:`_had_to_play` names for one record (search asks per iteration)."""
+    return frozenset(c for c in range(NUM_KINDS) if _had_to_play(c, suit, rank, locked))
 
 
 def deck_cards(expanded: bool) -> list[int]:
@@ -555,6 +500,7 @@ class BabyEatingEightsGame(PileEngine):
     attack_ranks: ClassVar[dict[int, int]] = {1: 2, 2: 2, 10: 1, KING: 2, 0: 3}
     phases = PHASE_OF
     offers = OFFERS
+    determinizer = BabyEatingDeterminizer
     #: how each frame kind's arguments are written (for the protocol)
     frame_args: ClassVar[dict[str, tuple[str, ...]]] = {
         "turn": ("bool",), "suit": (), "five": (), "seven": (), "jacks": ("count",),
@@ -682,6 +628,12 @@ class BabyEatingEightsGame(PileEngine):
         return NUMBER[c] if self.config.six_nine_four_in_a_row else RANK[c]
 
     # ------------------------------------------------------------ matching
+    def draw_excludes(self, suit: int, rank: int, locked: bool = False) -> frozenset[int]:
+        """The cards a seat that drew (or passed) on ``suit`` and a top card of ``rank``
+        (``locked``: by a Six or Nine, only the rank itself matched) cannot have held: those
+        it had to play, not the ones it may hold back (Eights, Jokers, the King of Hearts)."""
+        return _cards_barring_a_draw(suit, rank, bool(locked))
+
     def playable(self, c: int) -> bool:
         """Whether ``c`` may go on the pile now (suit, number, a wild, or a wild starter)."""
         s = self.state
@@ -1132,70 +1084,6 @@ class BabyEatingEightsGame(PileEngine):
         scores = self.final_scores()
         mean = sum(scores) / len(scores)
         return [(mean - x) / self.config.hand_size for x in scores]
-
-    # ------------------------------------------------------------ determinization
-    def _state_from_view(self, view: Any, rng: random.Random) -> BabyEatingState:
-        s = super()._state_from_view(view, rng)
-        s.drew_lock = list(view.drew_on_lock)
-        s.three_live, s.locked, s.free = view.three_live, view.locked, view.free
-        s.owners[0] = view.top_player
-        s.run_number, s.run_length = view.run_number, view.run_length
-        s.combo_used = view.guarantee_spent
-        return s
-
-    def _agenda_from_view(self, view: Any) -> list[Frame]:
-        """Every frame is public: the view's agenda is the position's."""
-        return list(view.agenda)
-
-    def _known_hands(self, view: Any
-                     ) -> tuple[Sequence[tuple[int, int]], dict[int, frozenset[int]]]:
-        """Cards the seat gave away stay where they went; emptied of Jacks, no Jack
-        (:func:`seat_knowledge`)."""
-        known = seat_knowledge(view)
-        return known.placed, dict.fromkeys(known.jackless, _JACKS)
-
-    def _respect_draws(self, view: Any, rng: random.Random) -> None:
-        """Swap out of each opponent's hand the cards it had to play when it drew or passed.
-
-        While an opponent's record stands (it drew or passed, and has neither dropped a
-        card nor been given cards since), its hand held no card it would have had to play
-        then: none matching the suit or number it drew on, apart from the cards it may
-        hold back (Eights, Jokers, the King of Hearts). Such cards are swapped with draw
-        pile cards that fit, while there are some.
-        """
-        s = self.state
-        jackless = seat_knowledge(view).jackless
-        for p, suit in enumerate(view.drew_on_suit):
-            if p == view.seat or suit < 0:
-                continue
-            rank, lock = view.drew_on_rank[p], view.drew_on_lock[p]
-            hand, stock = s.hands[p], s.stock
-            free = [i for i, c in enumerate(stock) if not _had_to_play(c, suit, rank, lock)
-                    and not (p in jackless and RANK[c] == JACK)]
-            rng.shuffle(free)
-            for k, c in enumerate(hand):
-                if _had_to_play(c, suit, rank, lock) and free:
-                    i = free.pop()
-                    hand[k], stock[i] = stock[i], c
-
-    def _fill_hidden_fields(self, view: Any, rng: random.Random) -> None:
-        """A seat asked to order its Jacks holds a Jack: swap one in from hidden cards."""
-        s = self.state
-        frame = s.agenda[-1]
-        if frame.kind != "jacks" or frame.seat == view.seat:
-            return
-        hand = s.hands[frame.seat]
-        if any(RANK[c] == JACK for c in hand):
-            return
-        places = [s.stock] + [s.hands[q] for q in range(self.num_players)
-                              if q not in (view.seat, frame.seat)]
-        found = [(pile, i) for pile in places for i, c in enumerate(pile) if RANK[c] == JACK]
-        placed = {c for c, q in seat_knowledge(view).placed if q == frame.seat}
-        spare = [k for k, c in enumerate(hand) if c not in placed]
-        if found and spare:
-            pile, i = found[rng.randrange(len(found))]
-            k = spare[rng.randrange(len(spare))]
-            hand[k], pile[i] = pile[i], hand[k]
 
     # ------------------------------------------------------------ text
     def render(self, seat: int | None = None) -> str:

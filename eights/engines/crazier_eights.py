@@ -45,7 +45,6 @@ and their compiled abilities come from :mod:`eights.engines.crazier_cards`.
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -98,6 +97,7 @@ from .defaults import (
     seat_or_none,
     stock_left,
 )
+from .determinizers.crazier_eights import CrazierEightsDeterminizer
 from .encoding import Allies, Bits, CardCounts, CardList, Choice, Flag, OneHot, PerSeat, Scaled
 from .encoding import Seat as SeatEncoding
 from .events import CORE_EVENTS, PILE_GAME_EVENTS, EventKind, declare_events, pick
@@ -518,6 +518,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
     low_score_wins = True
     view_fields = VIEW_FIELDS
     phases = DECISIONS
+    determinizer = CrazierEightsDeterminizer
     #: the action blocks each decision offers (a reader without the view's phase derives it)
     offers: ClassVar[dict[str, tuple[str, ...]]] = {
         "main": ("play", "discard", "end"), "name_colour": ("colour",), "target": ("target",),
@@ -995,72 +996,6 @@ class CrazierEightsGame(AbilityRules, TableEngine):
         first = next(q for k in range(1, n + 1)
                      if s.scores[q := (s.first + k) % n] == top)
         self._deal(first)
-
-    # ------------------------------------------------------------ determinization
-    def _position_from_view(self, view: Any, rng: random.Random,
-                            infer_from_draws: bool) -> None:
-        """The position :meth:`TableEngine.determinize` deals from ``view``.
-
-        Public: the discard pile (its cards face up; its order below the top card does
-        not matter, a reshuffle shuffles it), every in-play zone, the event resolving,
-        the agenda and the turn's counters. Known to the seat: its hand, its allies'
-        hands, and the top cards of the draw pile it looked at or saw revealed, which
-        stay on top. The rest is dealt at random: the other hands by their sizes, then
-        the draw pile under the known cards.
-        """
-        n = self.num_players
-        counts = [0] * NUM_CARDS
-        for c in self.full_deck():
-            counts[c] += 1
-        own = [(view.seat, list(view.hand))] + [
-            (q, list(h)) for q, h in enumerate(view.ally_hands) if q != view.seat and h]
-        if view.looking_at:  # (a Trade's player looks at the hand it takes a card from)
-            own.append((view.agenda[-1].args[3], list(view.looking_at)))
-        seen = [c for _, h in own for c in h]
-        seen += [c for z in view.in_play for c in z] + list(view.resolving)
-        seen += list(view.known_stock)
-        for c, m in enumerate(view.discard_counts):
-            counts[c] -= m
-        for c in seen:
-            counts[c] -= 1
-        if min(counts) < 0:
-            c = counts.index(min(counts))
-            raise ValueError(f"{self.variant}: the view shows {-counts[c]} more "
-                             f"{self.cardset.text(c)} than {self.describe_deck()} hold")
-        pool = [c for c, m in enumerate(counts) for _ in range(m)]
-        sizes = view.hand_sizes
-        known_hands = {q for q, _ in own}
-        hidden = sum(sizes[q] for q in range(n) if q not in known_hands) + view.stock_size \
-            - len(view.known_stock)
-        if len(pool) != hidden:
-            raise ValueError(
-                f"{self.variant}: the view is not consistent with {self.describe_deck()}: "
-                f"{len(pool)} cards are hidden from seat {view.seat} but the other hands and "
-                f"the draw pile hold {hidden}")
-        s = self._new_state(view.first_player)
-        for q, h in own:
-            s.hands[q] = h
-        rng.shuffle(pool)
-        for q in range(n):
-            if q not in known_hands:
-                s.hands[q] = pool[:sizes[q]]
-                del pool[:sizes[q]]
-        s.stock = pool + list(reversed(view.known_stock))
-        self.state = s
-        rest = list(view.discard_counts)
-        if view.top >= 0:
-            rest[view.top] -= 1
-        self.set_pile(DISCARD_PILE, [c for c, m in enumerate(rest) for _ in range(m)]
-                      + ([view.top] if view.top >= 0 else []))
-        self.set_pile(RESOLVING, list(view.resolving))
-        s.zones = [list(z) for z in view.in_play]
-        s.known[view.seat] = list(view.known_stock)
-        s.named, s.phase, s.lead = view.named, view.turn_phase, view.lead
-        s.discards, s.played = list(view.discards_left), list(view.played)
-        s.out, s.lost_with = list(view.out), list(view.lost_with)
-        s.scores, s.hand_number = list(view.scores), view.hand_number
-        s.trade_taken = view.trade_taken
-        s.agenda = list(view.agenda)
 
     # ------------------------------------------------------------ text
     def describe_event(self, event: Event, name: Any = lambda p: f"player {p}") -> str:

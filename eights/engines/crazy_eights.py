@@ -28,6 +28,7 @@ from ..cards import JACK, KING, NO_CARD, NUM_STANDARD, QUEEN, RANK
 from ..config import option
 from .blocks import ActionSpace
 from .defaults import Default, Known
+from .determinizers.crazy_eights import CrazyEightsDeterminizer
 from .encoding import OneHot
 from .events import CORE_EVENTS, PILE_GAME_EVENTS, EventKind, declare_events
 from .fields import ViewField
@@ -82,6 +83,7 @@ class CrazyEightsGame(PileEngine):
     attack_ranks: ClassVar[dict[int, int]] = {KING: 3, QUEEN: 2, JACK: 1}
     phases = PHASES
     offers = OFFERS
+    determinizer = CrazyEightsDeterminizer
     view_fields = pile_fields(
         cards=NUM_STANDARD, total_cards=lambda config: 52 * config.num_decks,
         score_scale=lambda config: config.target_score, phases=tuple(PHASES.values()),
@@ -182,23 +184,6 @@ class CrazyEightsGame(PileEngine):
             self.push("turn", self.next_seat(p, 2))
         else:
             self.push("turn", self.next_seat(p))
-
-    # ---------------------------------------------------------------- determinization
-    def _agenda_from_view(self, view) -> list[Frame]:
-        if view.phase == PHASES["after_draw"]:
-            return [Frame("after_draw", view.current_player, (view.drawn_card,))]
-        return super()._agenda_from_view(view)
-
-    def _fill_hidden_fields(self, view, rng) -> None:
-        """Another seat deciding about the card it just drew: that card is one of its
-        hand's, a playable one if it holds any (the engine only asks about a card that
-        could be played, and :meth:`determinize` deals again when the hand holds none)."""
-        s = self.state
-        frame = s.agenda[-1]
-        if frame.kind == "after_draw" and frame.args[0] == NO_CARD:
-            hand = s.hands[frame.seat]
-            playable = [c for c in hand if self.playable(c)]
-            s.agenda[-1] = Frame("after_draw", frame.seat, (rng.choice(playable or hand),))
 
     # ---------------------------------------------------------------- scoring
     def _score_hand(self, winners: list[int]) -> list[int]:

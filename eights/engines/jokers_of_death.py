@@ -59,8 +59,6 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-import random
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
@@ -92,6 +90,7 @@ from .defaults import (
     per_seat,
     seat_or_none,
 )
+from .determinizers.jokers_of_death import JokersOfDeathDeterminizer
 from .encoding import CardCounts, CardList, Choice, Flag, OneHot, PerPile, PerSeat, Scaled, Seat
 from .events import CORE_EVENTS, PILE_GAME_EVENTS, EventKind, declare_events, pick
 from .fields import ViewField, core
@@ -492,6 +491,7 @@ class JokersOfDeathGame(TableEngine):
     low_score_wins = True
     phases = PHASES
     offers = OFFERS
+    determinizer = JokersOfDeathDeterminizer
     view_fields = VIEW_FIELDS
     deal_step = -1  # dealt counter-clockwise from the first player, as play goes
     frame_args: ClassVar[dict[str, tuple[str, ...]]] = {
@@ -1085,105 +1085,6 @@ class JokersOfDeathGame(TableEngine):
             self.log_event("tie", -1, NO_CARD, top)
         s.hand_number += 1
         self._deal((s.first - 1) % n)  # the deal passes to the right, with the play
-
-    # ------------------------------------------------------------ determinization
-    def _position_from_view(self, view: Any, rng: random.Random,
-                            infer_from_draws: bool) -> None:
-        """The position :meth:`TableEngine.determinize` deals from ``view``.
-
-        Everything but the other hands and the stock is public and comes from the view
-        (the piles' cards and order below the top do not matter: no rule reads them but
-        the Aces variant's, which shuffles them). The hidden cards, the deck less the
-        seat's hand, every pile and a picked-up pile, are dealt at random: first the hand
-        the seat passed on at a hand switch (:meth:`_known_cards`), then the other hands
-        by their sizes, the rest as the stock. ``infer_from_draws`` is ignored: a player
-        here may draw when unwilling to follow a Jack or King, so a draw proves nothing.
-        """
-        self.state = self._state_from_view(view, rng)
-
-    def _state_from_view(self, view: Any, rng: random.Random) -> JokersState:
-        cfg = self.config
-        if len(view.pile_counts) != cfg.piles:
-            raise ValueError(f"{self.variant}: the view shows {len(view.pile_counts)} piles "
-                             f"but the config has {cfg.piles}")
-        counts = [0] * NUM_KINDS
-        for c in self.full_deck():
-            counts[c] += 1
-        for pile in view.pile_counts:
-            for c, m in enumerate(pile):
-                counts[c] -= m
-        for c in (*view.hand, *view.picked_up):
-            counts[c] -= 1
-        if min(counts) < 0:
-            c = counts.index(min(counts))
-            raise ValueError(f"{self.variant}: the view shows {-counts[c]} more "
-                             f"{card_text(c)} than {self.describe_deck()} hold")
-        pool = [c for c, m in enumerate(counts) for _ in range(m)]
-        sizes = view.hand_sizes
-        hidden = sum(sizes) - sizes[view.seat] + view.stock_size
-        if len(pool) != hidden or len(view.hand) != sizes[view.seat]:
-            raise ValueError(
-                f"{self.variant}: the view is not consistent with {self.describe_deck()}: "
-                f"{len(pool)} cards are hidden from seat {view.seat} but the other hands and "
-                f"the stock hold {hidden}")
-        s = self._new_state(view.first_player)
-        s.hands[view.seat] = list(view.hand)
-        for c, p in self._known_cards(view):  # the hand it passed on, as far as it is left
-            if p != view.seat and len(s.hands[p]) < sizes[p] and c in pool:
-                pool.remove(c)
-                s.hands[p].append(c)
-        rng.shuffle(pool)
-        for p, size in enumerate(sizes):
-            if p != view.seat:
-                need = size - len(s.hands[p])
-                s.hands[p] += pool[:need]
-                del pool[:need]
-        s.stock = pool
-        self.state = s
-        for k, pile in enumerate(view.pile_counts):
-            top = view.pile_tops[k]
-            rest = list(pile)
-            if top >= 0:
-                rest[top] -= 1
-            self.set_pile(k, [c for c, m in enumerate(rest) for _ in range(m)]
-                          + ([top] if top >= 0 else []))
-        for frame in view.agenda:
-            if frame.kind == "pile_hand":
-                s.zones[frame.seat] = list(view.picked_up)
-        s.penalties = list(view.penalties)
-        s.suits = list(view.pile_suits)
-        s.pending = list(view.pile_pending)
-        s.owners = list(view.pile_owners)
-        s.killed = [int(x) for x in view.killed]
-        s.todo = sum(1 << k for k, x in enumerate(view.to_play) if x)
-        s.aces, s.tens, s.fresh = view.aces_played, view.tens_played, int(view.fresh_turn)
-        s.knocked = list(view.knocked)
-        s.direction, s.scores = view.direction, list(view.scores)
-        s.hand_number, s.stuck = view.hand_number, view.stuck
-        s.agenda = list(view.agenda)
-        return s
-
-    @staticmethod
-    def _known_cards(view: Any) -> list[tuple[int, int]]:
-        """(card, seat) pairs ``view.seat`` knows to be in that seat's hand: the hand it
-        passed on at the last hand switch (Hand Switching), but the cards its receiver
-        has played since. An earlier switch moved those cards on again, unseen."""
-        if not view.config.hand_switching:  # (search asks on every iteration)
-            return []
-        events = view.history()
-        last = max((i for i, e in enumerate(events) if e.kind == "switch"), default=-1)
-        if last < 0:
-            return []
-        given = [(e.card, e.arg) for e in events[last + 1:]
-                 if e.kind == "give" and e.player == view.seat and e.card >= 0]
-        if not given:
-            return []
-        target = given[0][1]
-        left = Counter(c for c, _ in given)
-        for e in events[last + 1:]:
-            if e.kind == "play" and e.player == target and left[e.card] > 0:
-                left[e.card] -= 1
-        return [(c, target) for c in sorted(left.elements())]
 
     # ------------------------------------------------------------ text
     def render(self, seat: int | None = None) -> str:

@@ -27,13 +27,13 @@ or decline to challenge), ``last card`` (58) and ``challenge`` (59).
 from __future__ import annotations
 
 import dataclasses
-import random
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from ..cards import ACE, NO_CARD, NUM_STANDARD, QUEEN, RANK
 from ..config import option
 from .blocks import ActionSpace, Block
 from .defaults import While, constant
+from .determinizers.livery_eights import LiveryEightsDeterminizer
 from .encoding import Seat
 from .events import CORE_EVENTS, PILE_GAME_EVENTS, EventKind, declare_events
 from .fields import ViewField
@@ -41,7 +41,6 @@ from .pile import (
     NO_SEAT,
     PileConfig,
     PileEngine,
-    PileState,
     pending_field,
     pile_blocks,
     pile_fields,
@@ -132,6 +131,7 @@ class LiveryEightsGame(PileEngine):
     attack_ranks: ClassVar[dict[int, int]] = {TWO: 3, ACE: 2}
     phases = PHASES
     offers = OFFERS
+    determinizer = LiveryEightsDeterminizer
     view_fields = pile_fields(
         cards=NUM_STANDARD, total_cards=lambda config: 52 * config.num_decks,
         score_scale=lambda config: 100.0 * (config.match_games if config.match else 1),
@@ -239,9 +239,9 @@ class LiveryEightsGame(PileEngine):
         elif rank == TWO:
             s.pending[0] += TWO_PICK_UP
             self.log_event("pending", self.next_seat(p), NO_CARD, s.pending[0])
-        return self._seat_after(p, rank)
+        return self.seat_after(p, rank)
 
-    def _seat_after(self, p: int, rank: int) -> int:
+    def seat_after(self, p: int, rank: int) -> int:
         """Who plays after ``p``'s card of ``rank``, once its trick is applied.
 
         Pure, so determinization can rebuild a call's or a challenge's next
@@ -277,7 +277,7 @@ class LiveryEightsGame(PileEngine):
     def suit_apply(self, frame: Frame, a: int) -> None:
         p = frame.seat
         self._choose_suit(p, self.SUIT_IDS.index(a))
-        self._end_play(p, self._seat_after(p, EIGHT))
+        self._end_play(p, self.seat_after(p, EIGHT))
 
     # ---------------------------------------------------------------- last card
     def last_card_legal(self, frame: Frame) -> list[int]:
@@ -313,22 +313,6 @@ class LiveryEightsGame(PileEngine):
             self.push("turn", nxt)
         else:
             self.push("challenge", following, offender, nxt)
-
-    # ---------------------------------------------------------------- determinization
-    def _state_from_view(self, view: Any, rng: random.Random) -> PileState:
-        s = super()._state_from_view(view, rng)
-        s.pending[0] = view.pending_draw
-        return s
-
-    def _agenda_from_view(self, view: Any) -> list[Frame]:
-        """A call or a challenge window: the seat after the top card's trick plays next (it
-        is public: the seat in the window, or the offender, played the top card)."""
-        rank, p = RANK[view.top], view.current_player
-        if view.phase == PHASES["last_card"]:
-            return [Frame("last_card", p, (self._seat_after(p, rank),))]
-        if view.phase == PHASES["challenge"]:
-            return [Frame("challenge", p, (view.offender, self._seat_after(view.offender, rank)))]
-        return super()._agenda_from_view(view)
 
     # ---------------------------------------------------------------- scoring
     def _score_hand(self, winners: list[int]) -> list[int]:

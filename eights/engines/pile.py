@@ -2,20 +2,22 @@
 
 What they share lives here once, on :class:`~eights.engines.table.TableEngine`
 (which holds what every variant shares: dealing hands, drawing several cards,
-the end of the game, the determinization loop): one stock and one
+the end of the game): one stock and one
 discard pile (pile 0), drawing (with or without rebuilding the stock from the
 discards), hands that end by going out or by a blocked table, match scoring
 across hands, the view fields every one of them has (:func:`pile_fields`),
-the common action blocks (:func:`pile_blocks`), determinization and the text
-rendering. A variant adds its frames' handlers (``legal_turn``,
-``apply_turn``, ...), its own fields and blocks, and its card points.
+the common action blocks (:func:`pile_blocks`), the rule questions
+determinization asks (:meth:`PileEngine.draw_excludes`) and the text
+rendering; the positions dealt from views are
+:class:`~eights.engines.determinizers.pile.PileDeterminizer`'s. A variant
+adds its frames' handlers (``legal_turn``, ``apply_turn``, ...), its own
+fields and blocks, and its card points.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -42,6 +44,7 @@ from .defaults import (
     per_seat,
     stock_left,
 )
+from .determinizers.pile import PileDeterminizer
 from .encoding import CardCounts, CardList, Choice, Flag, OneHot, PerSeat, Scaled, Seat
 from .events import CORE_EVENTS, PILE_GAME_EVENTS, declare_events
 from .fields import ViewField, core
@@ -246,6 +249,7 @@ class PileEngine(TableEngine):
     #: ``[suit][rank]`` -> the cards that fit there (made from :attr:`wild_rank`)
     _cards_that_fit: ClassVar[tuple[tuple[frozenset[int], ...], ...]] = _cards_that_fit(8)
     event_kinds = declare_events(CORE_EVENTS, PILE_GAME_EVENTS)
+    determinizer = PileDeterminizer
 
     state: PileState
 
@@ -417,73 +421,8 @@ class PileEngine(TableEngine):
         """The match's winners once it is decided, else an empty list."""
         raise NotImplementedError
 
-    # ------------------------------------------------------------ determinization
-    def _position_from_view(self, view: Any, rng: random.Random,
-                            infer_from_draws: bool) -> None:
-        """The position :meth:`TableEngine.determinize` deals from ``view``.
-
-        The hidden pool is the full deck minus the seat's hand and the discard
-        pile; the other seats get random hands of their sizes from it and the
-        rest is the stock, in random order. The discard pile holds the view's
-        counts with ``view.top`` last (the order below the top is never read:
-        a rebuilt stock is shuffled). Every other state field is public and
-        comes from the view. ``infer_from_draws`` then swaps out of each
-        opponent's hand the cards it could have played when it drew
-        (:meth:`_respect_draws`).
-        """
-        self.state = self._state_from_view(view, rng)
-        if infer_from_draws:
-            self._respect_draws(view, rng)
-        self._fill_hidden_fields(view, rng)
-
-    def _state_from_view(self, view: Any, rng: random.Random) -> PileState:
-        """The view's public fields and own hand, the hidden cards dealt from ``rng``."""
-        hands, stock = self._deal_hidden(view, rng)
-        s = self._new_state(view.first_player)
-        s.hands, s.stock = hands, stock
-        self.state = s
-        self.set_pile(0, self._discard_from_view(view))
-        s.suits[0] = view.active_suit
-        s.direction, s.scores = view.direction, list(view.scores)
-        s.hand_number, s.stuck = getattr(view, "hand_number", 0), view.stuck
-        s.drew_suit, s.drew_rank = list(view.drew_on_suit), list(view.drew_on_rank)
-        s.agenda = self._agenda_from_view(view)
-        return s
-
-    def _agenda_from_view(self, view: Any) -> list[Frame]:
-        """The pending frames a view shows (by its phase). A variant whose frames carry more
-        than a seat rebuilds them here; hidden arguments are filled by
-        :meth:`_fill_hidden_fields`."""
-        kind = {phase: kind for kind, phase in self.phases.items()}[view.phase]
-        return [Frame(kind, view.current_player)]
-
-    def _respect_draws(self, view: Any, rng: random.Random) -> None:
-        """Swap out of each opponent's hand the cards it could have played when it drew.
-
-        The seat's view records what an opponent drew on (the suit to follow
-        and the top rank) until it plays again. Its hand then held no card of
-        that suit or rank and no wild card, except the card it drew, which any
-        one of its hidden cards may be (the deal is random, so its last one).
-        Each such card is swapped with a random stock card that fits the
-        record, while there is one: hand sizes and the pool stay as they were.
-        """
-        s = self.state
-        wild = self.wild_rank
-        for p, suit in enumerate(view.drew_on_suit):
-            if p == view.seat or suit < 0:
-                continue
-            rank = view.drew_on_rank[p]
-            hand, stock = s.hands[p], s.stock
-            free = [i for i, c in enumerate(stock)
-                    if SUIT[c] != suit and RANK[c] != rank and RANK[c] != wild]
-            rng.shuffle(free)
-            for k in range(len(hand) - 1):
-                c = hand[k]
-                if (SUIT[c] == suit or RANK[c] == rank or RANK[c] == wild) and free:
-                    i = free.pop()
-                    hand[k], stock[i] = stock[i], c
-
-    def _deck_counts(self) -> tuple[int, ...]:
+    # ------------------------------------------------------------ what a determinizer asks
+    def deck_counts(self) -> tuple[int, ...]:
         """Copies of each card id in the full deck, computed once per config (search asks often)."""
         key = (type(self), self.config)
         counts = _DECK_COUNTS.get(key)
@@ -494,82 +433,11 @@ class PileEngine(TableEngine):
             counts = _DECK_COUNTS[key] = tuple(tally)
         return counts
 
-    def _hidden_pool(self, view: Any) -> list[int]:
-        """The cards ``view.seat`` cannot see: the deck minus its hand and the discards.
-
-        Raises ``ValueError`` when the view's counts do not fit the deck, so a
-        corrupt or foreign view fails here rather than deep inside a search.
-        """
-        counts = [k - d for k, d in zip(self._deck_counts(), view.discard_counts, strict=True)]
-        for c in view.hand:
-            counts[c] -= 1
-        if min(counts) < 0:
-            c = counts.index(min(counts))
-            raise ValueError(
-                f"{self.variant}: the view shows {-counts[c]} more {card_text(c)} than "
-                f"{self.describe_deck()} holds (hand and discard pile together)")
-        pool = [c for c, k in enumerate(counts) if k for _ in range(k)]
-        sizes = view.hand_sizes
-        hidden = sum(sizes) - sizes[view.seat] + view.stock_size
-        if len(view.hand) != sizes[view.seat] or len(pool) != hidden:
-            raise ValueError(
-                f"{self.variant}: the view is not consistent with {self.describe_deck()}: "
-                f"{len(pool)} cards are hidden from seat {view.seat} but the other hands "
-                f"and the stock hold {hidden} (its own hand: {len(view.hand)} cards, "
-                f"hand size {sizes[view.seat]})")
-        return pool
-
-    def _known_hands(self, view: Any
-                     ) -> tuple[Sequence[tuple[int, int]], Mapping[int, frozenset[int]]]:
-        """What ``view.seat``'s own history proves about the other hands.
-
-        Returns ``(placed, barred)``: (card, seat) pairs known to be in that seat's hand,
-        and per seat the ranks it is known not to hold. The shared rules move no card
-        between hands unseen, so nothing; a variant with swaps or rounds that reveal hands
-        (Baby-Eating Eights) says more, and :meth:`_deal_hidden` deals within it.
-        """
-        return (), {}
-
-    def _deal_hidden(self, view: Any, rng: random.Random) -> tuple[list[list[int]], list[int]]:
-        """The hands (the seat's own as in the view) and the stock, hidden cards shuffled.
-
-        Cards known to be in a hand (:meth:`_known_hands`) are put there first, seats
-        barred from some ranks are dealt none of them while the pool allows, and the
-        rest is dealt at random; what is left is the stock.
-        """
-        placed, barred = self._known_hands(view)
-        pool = self._hidden_pool(view)
-        sizes, seat = view.hand_sizes, view.seat
-        hands: list[list[int]] = [[] for _ in sizes]
-        hands[seat] = list(view.hand)
-        for c, p in placed:
-            if p != seat and len(hands[p]) < sizes[p] and c in pool:
-                pool.remove(c)
-                hands[p].append(c)
-        rng.shuffle(pool)
-        for p in sorted(barred):
-            ranks = barred[p]
-            take = [i for i, c in enumerate(pool) if RANK[c] not in ranks]
-            for i in reversed(take[:sizes[p] - len(hands[p])]):
-                hands[p].append(pool.pop(i))
-        for p, size in enumerate(sizes):
-            if p != seat and len(hands[p]) < size:
-                need = size - len(hands[p])
-                hands[p] += pool[:need]
-                del pool[:need]
-        return hands, pool
-
-    def _discard_from_view(self, view: Any) -> list[int]:
-        """The discard pile from its counts, the view's top card last."""
-        counts = list(view.discard_counts)
-        if counts[view.top] < 1:
-            raise ValueError(f"{self.variant}: the top card {card_text(view.top)} is not "
-                             f"among the view's discard counts")
-        counts[view.top] -= 1
-        return [c for c, k in enumerate(counts) for _ in range(k)] + [view.top]
-
-    def _fill_hidden_fields(self, view: Any, rng: random.Random) -> None:
-        """Set state the view does not show. Variants with such state extend this."""
+    def draw_excludes(self, suit: int, rank: int, locked: bool = False) -> frozenset[int]:
+        """The cards a seat that drew on ``suit`` to follow and a top card of ``rank`` is
+        taken not to have held: those it could have played instead (``infer_from_draws``
+        in determinization; ``locked`` is Baby-Eating Eights')."""
+        return self._cards_that_fit[suit][rank]
 
     def render(self, seat: int | None = None) -> str:
         s = self.state

@@ -41,18 +41,19 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from ..cards import NO_CARD
-from ..config import ConfigError
+from ..config import ConfigError, GameConfig
 from .base import Engine, PlayerView, State
 from .blocks import ActionSpace
 from .encoding import Encoder, shared_encoder
 from .fields import ViewField, check_enabling_options, view_class
 
+if TYPE_CHECKING:
+    from .determinizers import Determinizer
+
 NO_SEAT = -1
-#: deals :meth:`TableEngine.determinize` tries to give another seat to act a real choice
-DEAL_TRIES = 50
 
 # Where a card is: the first item of a place tuple; the second is a seat or a pile.
 HAND, STOCK, PILE, UNDER, ZONE = "hand", "stock", "pile", "under", "zone"
@@ -514,44 +515,46 @@ class TableEngine(Engine):
         return [sign * (x - mean) / 100.0 for x in scores]
 
     # ------------------------------------------------------------ determinization
+    #: the class that deals this variant's positions from views
+    #: (:mod:`eights.engines.determinizers`); ``None``: the variant cannot determinize
+    determinizer: ClassVar[type[Determinizer] | None] = None
+
     @classmethod
     def determinize(cls, view: Any, rng: random.Random,
                     infer_from_draws: bool = False) -> TableEngine:
-        """A new engine consistent with ``view`` (see :meth:`Engine.determinize`).
+        """A new engine consistent with ``view`` (see :meth:`Engine.determinize`): the
+        variant's :attr:`determinizer` deals it (:meth:`Determinizer.determinize`)."""
+        if cls.determinizer is None:
+            raise NotImplementedError(f"{cls.variant}: determinize is not implemented")
+        return cls.determinizer.determinize(cls, view, rng, infer_from_draws)
 
-        The variant deals a position from the view (:meth:`_position_from_view`).
-        When another seat is to act, the engine asked it a real question (two or more
-        legal actions, never one), so a deal that leaves it a single legal action is
-        dealt again, up to :data:`DEAL_TRIES` times; after that the engine applies the
-        forced move as always and the position moves on from the view's. When the seat
-        itself is to act its own hand fixes its choices, and the new engine's legal
-        actions must equal the view's. The new engine's event log and decisions start
-        empty: its past is not needed to play on.
-        """
-        if view.variant != cls.variant:
-            raise ValueError(f"{cls.variant}: cannot determinize a {view.variant} view")
-        if view.game_over:
-            raise ValueError(f"{cls.variant}: the game in this view is over; "
-                             f"there is nothing to determinize")
-        engine = cls._unstarted(view.config, rng.getrandbits(63))
-        engine.turn = view.turn
-        for _ in range(DEAL_TRIES):
-            engine._position_from_view(view, rng, infer_from_draws)
-            if view.legal_actions or len(engine._legal()) > 1:
-                break
-        engine._settle()
-        if view.legal_actions and engine.legal_actions() != view.legal_actions:
-            raise ValueError(
-                f"{cls.variant}: the determinized position allows "
-                f"{', '.join(engine.legal_texts())} but the view lists "
-                f"{', '.join(engine.actions.texts_of(view.legal_actions))}")
+    # The position interface: all a determinizer does to an engine besides laying piles
+    # (:meth:`set_pile`) and asking public rule questions, so no dealing code sets or reads
+    # the engine's private members.
+    @classmethod
+    def unstarted_at(cls, config: GameConfig, seed: int, turn: int) -> TableEngine:
+        """An engine for ``config`` at ``turn``, its generator seeded with ``seed``, and no
+        position yet: a determinizer deals one (:meth:`set_position`)."""
+        engine = cls._unstarted(config, seed)
+        engine.turn = turn
         return engine
 
-    def _position_from_view(self, view: Any, rng: random.Random,
-                            infer_from_draws: bool) -> None:
-        """Set :attr:`state` to a position consistent with ``view``: its public fields and
-        own hand as they are, the cards hidden from its seat dealt from ``rng``."""
-        raise NotImplementedError(f"{self.variant}: determinize is not implemented")
+    def empty_state(self, first: int) -> TableState:
+        """The variant's empty table for a hand ``first`` started, for a determinizer to fill."""
+        return self._new_state(first)
+
+    def set_position(self, state: TableState) -> None:
+        """Make ``state`` the position as it is, forced moves not applied (a dealt candidate:
+        :meth:`open_choices` tells whether it asks a real question)."""
+        self.state = state
+
+    def open_choices(self) -> list[int]:
+        """The legal actions of the position's top frame as it stands, even a single one."""
+        return self._legal()
+
+    def settle_position(self) -> None:
+        """Apply the position's forced moves, as after every step: it is ready to play."""
+        self._settle()
 
 
 def agenda_field(**rules: Any) -> ViewField:

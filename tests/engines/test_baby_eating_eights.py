@@ -21,9 +21,9 @@ from eights.engines.baby_eating_eights import (
     NUM_ACTIONS,
     BabyEatingEightsConfig,
     BabyEatingEightsGame,
-    seat_knowledge,
 )
 from eights.engines.base import GameRecord, IllegalActionError
+from eights.engines.determinizers.baby_eating_eights import seat_knowledge
 from eights.engines.table import Frame
 from tests.conftest import all_cards
 

@@ -16,8 +16,9 @@ from collections import Counter
 import pytest
 
 from eights.cards import JACK, RANK
-from eights.engines.baby_eating_eights import BabyEatingEightsGame, SeatKnowledge, seat_knowledge
+from eights.engines.baby_eating_eights import BabyEatingEightsGame
 from eights.engines.base import GameRecord
+from eights.engines.determinizers.baby_eating_eights import SeatKnowledge, seat_knowledge
 from tests.test_properties import shuffle_hidden
 
 G = BabyEatingEightsGame

@@ -1,0 +1,170 @@
+"""The shared mechanism of determinization: constraints as data, one deal, the deal-again loop.
+
+A :class:`Determinizer` is made for one view and one fresh engine. It reads
+what every deal must respect once (:attr:`Determinizer.constraints`, a
+:class:`DealConstraints`); :meth:`Determinizer.deal` then puts one candidate
+position on the engine, and :meth:`Determinizer.determinize` (what
+``Engine.determinize`` delegates to) deals until the position asks the seat
+to act a real question, then checks it against the view.
+
+The split is there so that a weighting layer can wrap it: deal several
+candidates (:meth:`~Determinizer.deal`, copying what it keeps) and score each
+by how likely the observed play was under an opponent model, reading the
+constraints to know which cards were free to go where.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..table import TableEngine
+
+#: deals :meth:`Determinizer.determinize` tries to give another seat to act a real choice
+DEAL_TRIES = 50
+
+
+@dataclasses.dataclass(frozen=True)
+class DealConstraints:
+    """What a deal of the cards hidden from one seat must respect, as data.
+
+    ``hidden``: every card hidden from ``seat`` (one entry per copy, ascending id): the
+    other hands it cannot see and the part of the stock it has not seen.
+    ``hand_sizes``: per seat, how many hidden cards its hand holds; 0 for a hand ``seat``
+    sees (its own, an ally's). The rest of ``hidden`` is the stock (:attr:`stock_size`).
+    ``placed``: (card, seat) pairs, hidden cards known to be in that seat's hand (the
+    observer put them there and has not seen them leave); already within ``hidden`` and
+    the hand sizes, so every deal honours all of them.
+    ``barred``: seat -> cards it is known not to hold (it emptied its hand of Jacks); it is
+    dealt none of them while the pool has other cards.
+    ``void``: seat -> cards it would not have drawn holding (``infer_from_draws``, while its
+    draw record stands); they are swapped out of its hand for stock cards while the stock
+    has cards outside both its ``void`` and its ``barred`` set.
+    """
+
+    seat: int
+    hidden: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    placed: tuple[tuple[int, int], ...] = ()
+    barred: Mapping[int, frozenset[int]] = dataclasses.field(default_factory=dict)
+    void: Mapping[int, frozenset[int]] = dataclasses.field(default_factory=dict)
+
+    @property
+    def stock_size(self) -> int:
+        """The hidden cards in no hand: the stock, or its part the seat has not seen."""
+        return len(self.hidden) - sum(self.hand_sizes)
+
+
+def placeable(placed: Iterable[tuple[int, int]], hidden: Iterable[int],
+              hand_sizes: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """The (card, seat) pairs of ``placed`` that fit, in order: a card still in the hidden
+    pool (copies counted), for a seat whose hand has hidden room left (none for a hand the
+    seat sees). What a history proves may outrun what is left: a card given and then
+    played unseen, a hand since emptied."""
+    left, room, kept = Counter(hidden), list(hand_sizes), []
+    for c, p in placed:
+        if room[p] > 0 and left[c] > 0:
+            left[c] -= 1
+            room[p] -= 1
+            kept.append((c, p))
+    return tuple(kept)
+
+
+class Determinizer:
+    """Deals positions consistent with one seat's view onto one engine.
+
+    A variant subclass says what is hidden (:meth:`read_constraints`) and how a
+    position is laid out from the view (:meth:`position`). The engine is changed only
+    through its position interface (``empty_state``, ``set_position``, ``set_pile``,
+    ``open_choices``, ``settle_position``; see
+    :class:`~eights.engines.table.TableEngine`) and its public rule queries.
+    """
+
+    def __init__(self, engine: TableEngine, view: Any, infer_from_draws: bool = False) -> None:
+        self.engine = engine
+        self.view = view
+        #: read public draws as "could not play" (see ``Engine.determinize``)
+        self.infer_from_draws = infer_from_draws
+        #: what every deal respects; reading it refuses a view that does not fit the deck
+        self.constraints = self.read_constraints()
+
+    @classmethod
+    def determinize(cls, engine_class: type[TableEngine], view: Any, rng: random.Random,
+                    infer_from_draws: bool = False) -> TableEngine:
+        """A new ``engine_class`` engine consistent with ``view`` (``Engine.determinize``).
+
+        When another seat is to act, the engine asked it a real question (two or more
+        legal actions, never one), so a deal that leaves it a single legal action is
+        dealt again, up to :data:`DEAL_TRIES` times; after that the engine applies the
+        forced move as always and the position moves on from the view's. When the seat
+        itself is to act its own hand fixes its choices, and the new engine's legal
+        actions must equal the view's. The new engine's event log and decisions start
+        empty: its past is not needed to play on.
+        """
+        variant = engine_class.variant
+        if view.variant != variant:
+            raise ValueError(f"{variant}: cannot determinize a {view.variant} view")
+        if view.game_over:
+            raise ValueError(f"{variant}: the game in this view is over; "
+                             f"there is nothing to determinize")
+        engine = engine_class.unstarted_at(view.config, rng.getrandbits(63), view.turn)
+        dealer = cls(engine, view, infer_from_draws)
+        for _ in range(DEAL_TRIES):
+            dealer.deal(rng)
+            if view.legal_actions or len(engine.open_choices()) > 1:
+                break
+        engine.settle_position()
+        if view.legal_actions and engine.legal_actions() != view.legal_actions:
+            raise ValueError(
+                f"{variant}: the determinized position allows "
+                f"{', '.join(engine.legal_texts())} but the view lists "
+                f"{', '.join(engine.actions.texts_of(view.legal_actions))}")
+        return engine
+
+    def deal(self, rng: random.Random) -> TableEngine:
+        """Put one candidate position on :attr:`engine`, replacing the last, and return it.
+
+        Not settled: forced moves are not applied, so the position is the view's. A caller
+        that keeps several candidates copies each (``engine.state.copy()``) before the next.
+        """
+        self.position(rng)
+        return self.engine
+
+    def read_constraints(self) -> DealConstraints:
+        """What is hidden from the view's seat and what its history proves about it;
+        ``ValueError`` when the view's cards do not fit the deck."""
+        raise NotImplementedError(f"{self.engine.variant}: determinize is not implemented")
+
+    def position(self, rng: random.Random) -> None:
+        """Set the engine's position: the view's public fields and known hands as they are,
+        the hidden cards dealt from ``rng`` (:meth:`deal_hidden`)."""
+        raise NotImplementedError(f"{self.engine.variant}: determinize is not implemented")
+
+    def deal_hidden(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+        """The hidden cards dealt by :attr:`constraints`: per seat the hidden cards of its
+        hand (empty for a hand the seat sees), and the rest in random order (the stock).
+
+        The placed cards go first; then the pool is shuffled, each barred seat takes the
+        first cards it may hold, and the other hands take the next cards by seat.
+        """
+        c = self.constraints
+        pool = list(c.hidden)
+        dealt: list[list[int]] = [[] for _ in c.hand_sizes]
+        for card, p in c.placed:
+            pool.remove(card)
+            dealt[p].append(card)
+        rng.shuffle(pool)
+        for p in sorted(c.barred):
+            barred = c.barred[p]
+            take = [i for i, card in enumerate(pool) if card not in barred]
+            for i in reversed(take[:c.hand_sizes[p] - len(dealt[p])]):
+                dealt[p].append(pool.pop(i))
+        for p, size in enumerate(c.hand_sizes):
+            need = size - len(dealt[p])
+            dealt[p] += pool[:need]
+            del pool[:need]
+        return dealt, pool
