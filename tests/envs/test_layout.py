@@ -60,9 +60,9 @@ def test_an_unversioned_observation_change_is_named_with_what_to_do(monkeypatch)
         "crazy_eights_v1's layout differs from its fingerprint crazy_eights_v1.json: the "
         "observation at the defaults (2 players): field 3 'phase' (offset 108): width 3 -> 4, "
         "+ value 'name suit'; size 239 -> 240. ")
-    assert ("add eights/envs/crazy_eights_v2.py (its EnvDoc history with a line for v2 "
-            "saying what changed), register it in eights/variants.py, then run `make regen`"
-            in message)
+    assert ("add eights/envs/crazy_eights_v3.py (its EnvDoc history with a line for v3 "
+            "saying what changed; a new field declared since=3), register it in "
+            "eights/variants.py, then run `make regen`" in message)
 
 
 def test_an_unversioned_action_space_change_is_named(monkeypatch):
@@ -75,7 +75,7 @@ def test_an_unversioned_action_space_change_is_named(monkeypatch):
 
 
 def test_a_change_only_a_bigger_table_shows_is_caught_by_its_digest():
-    stored = layout.fingerprint("crazy_eights")
+    stored = layout.fingerprint("crazy_eights", version=1)
     current = json.loads(json.dumps(stored))
     current["largest_table"]["sha256"] = "0" * 64
     assert layout.differences(stored, current) == [
