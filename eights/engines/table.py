@@ -50,11 +50,10 @@ from .blocks import ActionSpace
 from .encoding import Encoder, latest_version, shared_encoder
 from .fields import ViewField, check_enabling_options, view_class
 from .memory import Memory, new_memory, remember
-from .memory import unseen as unseen_counts
 
 NO_SEAT = -1
 #: (engine class, config) -> copies of each card id in its full deck
-_DECK_COPIES: dict[tuple[type, Any], tuple[int, ...]] = {}
+_DECK_COPIES: dict[tuple[type, Any], tuple[tuple[int, ...], int]] = {}
 #: deals :meth:`TableEngine.determinize` tries to give another seat to act a real choice
 DEAL_TRIES = 50
 
@@ -259,21 +258,42 @@ class TableEngine(Engine):
 
     def deck_counts(self) -> tuple[int, ...]:
         """Copies of each card id in the full deck, computed once per config."""
+        return self._deck_copies()[0]
+
+    def _deck_copies(self) -> tuple[tuple[int, ...], int]:
+        """The deck's copies per card id, and as one int of byte lanes (see :meth:`unseen`)."""
         key = (type(self), self.config)
-        counts = _DECK_COPIES.get(key)
-        if counts is None:
+        known = _DECK_COPIES.get(key)
+        if known is None:
             tally = [0] * len(self.cardset)
             for c in self.full_deck():
                 tally[c] += 1
-            counts = _DECK_COPIES[key] = tuple(tally)
-        return counts
+            known = _DECK_COPIES[key] = (tuple(tally), int.from_bytes(bytes(tally), "little"))
+        return known
 
     def unseen(self, seat: int) -> bytes:
         """Copies of each card whose place ``seat`` does not know: the deck less its hand,
-        the face-up table and the cards its memory knows in other hands (see
-        :func:`~eights.engines.memory.unseen`)."""
-        return unseen_counts(self.memory(seat), self.deck_counts(), self.state.hands[seat],
-                      self.table_counts())
+        the face-up table and the cards its memory knows in other hands (what
+        :func:`~eights.engines.memory.unseen` gives from a view).
+
+        Computed on ints whose bytes are the counts (card ``c`` in byte ``c``): the engine's
+        counts never exceed the deck's, so no byte borrows from the next and the
+        difference's bytes are the counts, in a few integer operations instead of a
+        loop over the cards (the observation reads it at every step)."""
+        s = self.state
+        memory = self.memory(seat)
+        rest = self._deck_copies()[1]
+        for counts in s.pile_counts:
+            rest -= int.from_bytes(counts, "little")
+        for zone in s.zones:
+            for c in zone:
+                rest -= 1 << (c << 3)
+        for c in s.hands[seat]:
+            rest -= 1 << (c << 3)
+        for q, known in enumerate(memory.known):
+            if q != seat and any(known):
+                rest -= int.from_bytes(known, "little")
+        return rest.to_bytes(len(self.cardset), "little")
 
     def table_counts(self) -> list[int]:
         """Copies of each card face up on the table: every pile and every seat's zone."""

@@ -104,3 +104,28 @@ def test_the_writer_adds_missing_fingerprints_and_never_rewrites_a_changed_one(
 def test_the_fingerprint_names_the_phases_the_shipped_model_reads():
     fields = {f["feature"]: f for f in layout.fingerprint("crazy_eights")["observation"]}
     assert fields["phase"]["values"] == list(PHASES.values())
+
+
+@pytest.mark.parametrize("variant", [v for v in REGISTRY if REGISTRY[v].env_version >= 2])
+def test_a_new_version_appends_its_fields_and_the_old_versions_observation_is_unchanged(
+        variant):
+    """v2 adds the public history after the v1 features: the v1 env gives exactly the
+    features it always did (its fingerprint above), which are v2's first ones."""
+    import random
+
+    old = importlib.import_module(f"eights.envs.{variant}_v1").raw_env()
+    new = importlib.import_module(f"eights.envs.{variant}_v2").raw_env()
+    assert old.metadata["name"] == f"{variant}_v1" and new.metadata["name"] == f"{variant}_v2"
+    assert new.encoder.size > old.encoder.size
+    for env in (old, new):
+        env.reset(seed=3)
+    rng = random.Random(0)
+    for _ in range(40):
+        if old.engine.game_over:
+            break
+        for seat, agent in enumerate(old.possible_agents):
+            a, b = old.observe(agent)["observation"], new.observe(agent)["observation"]
+            assert (b[:a.size] == a).all(), seat
+        action = rng.choice(old.engine.legal_actions())
+        old.step(action)
+        new.step(action)
