@@ -106,6 +106,9 @@ TRAIN_FLAGS = {
     "--net-arch": ("net_arch", lambda text: tuple(int(w) for w in text.split(",")),
                    "hidden layer widths (default 256,256)"),
     "--threads": ("threads", int, "torch threads (default 1, fastest for small MLPs)"),
+    "--observation-version": ("observation_version", int,
+                              "the env version whose observation the model reads (default: "
+                              "the newest, 2; 1 for the layout of the v1 envs)"),
     "--time-limit": ("time_limit_minutes", float, "stop after this many minutes"),
 }
 

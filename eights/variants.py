@@ -43,10 +43,10 @@ _PILE_HEURISTIC = "eights.agents.heuristic:PileHeuristic"
 
 REGISTRY: dict[str, Variant] = {v.id: v for v in (
     Variant("crazy_eights", "eights.engines.crazy_eights:CrazyEightsGame",
-            "eights.envs.crazy_eights_v1", _PILE_HEURISTIC, "docs/rules/crazy_eights.md",
+            "eights.envs.crazy_eights_v2", _PILE_HEURISTIC, "docs/rules/crazy_eights.md",
             "2-8 players, two decks, J reverse, Q skip, K draw two, match to 500"),
     Variant("livery_eights", "eights.engines.livery_eights:LiveryEightsGame",
-            "eights.envs.livery_eights_v1", _PILE_HEURISTIC, "docs/rules/livery_eights.md",
+            "eights.envs.livery_eights_v2", _PILE_HEURISTIC, "docs/rules/livery_eights.md",
             "5 cards, A skip, Q reverse, stacking 2s, a 'last card' call, 5-game match"),
     Variant("baby_eating_eights", "eights.engines.baby_eating_eights:BabyEatingEightsGame",
             "eights.envs.baby_eating_eights_v1",

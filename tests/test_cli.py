@@ -47,7 +47,7 @@ def test_variants_is_a_readable_table_per_variant(capsys) -> None:
     assert main(["variants"]) == 0
     out = capsys.readouterr().out
     assert "| option |" not in out  # not raw Markdown
-    assert "crazy_eights (env crazy_eights_v1)" in out
+    assert "crazy_eights (env crazy_eights_v2)" in out
     assert "may_keep_drawn_card" in out and "must_stack_twos" in out
     assert "Set an option with --option NAME=VALUE" in out
 

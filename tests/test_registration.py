@@ -19,8 +19,8 @@ from eights.training import SingleAgentEnv
 from tests.conftest import available_variants
 
 EXPECTED = {
-    "crazy_eights": "eights/CrazyEights-v1",
-    "livery_eights": "eights/LiveryEights-v1",
+    "crazy_eights": "eights/CrazyEights-v2",
+    "livery_eights": "eights/LiveryEights-v2",
     "baby_eating_eights": "eights/BabyEatingEights-v1",
 }
 
@@ -31,6 +31,15 @@ def test_every_variant_has_an_id_in_the_eights_namespace() -> None:
         assert GYM_IDS[variant] == gym_id(variant) == env_id
         assert env_id in gymnasium.registry
     assert eights.GYM_IDS is GYM_IDS
+
+
+def test_an_older_versions_id_gives_its_observation() -> None:
+    """``-v1`` stays registered and gives the v1 layout (the shipped models'); ``-v2`` the
+    public history after it."""
+    old = gymnasium.make("eights/CrazyEights-v1", opponents="random").unwrapped
+    new = gymnasium.make("eights/CrazyEights-v2", opponents="random").unwrapped
+    assert (old.version, old.observation_space.shape) == (1, (239,))
+    assert (new.version, new.observation_space.shape) == (2, (348,))
 
 
 @pytest.mark.parametrize("variant", available_variants())

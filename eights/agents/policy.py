@@ -425,6 +425,16 @@ class NumpyPolicy:
         return x
 
 
+def observation_version(meta: dict[str, Any], name: str = "the model") -> int:
+    """The env version whose observation a model reads, from its metadata: a model from
+    before the v2 envs says none and read the v1 layout."""
+    version = meta.get("observation_version", 1)
+    if type(version) is not int or version < 1:
+        raise ConfigError(f"model {name}'s metadata 'observation_version' is {version!r}; "
+                          f"give an env version from 1")
+    return version
+
+
 def check_model(net: NumpyPolicy, meta: dict[str, Any], variant: str, path: Any) -> GameConfig:
     """Refuse a network that does not fit ``variant`` with the config its metadata names.
 
@@ -447,7 +457,11 @@ def check_model(net: NumpyPolicy, meta: dict[str, Any], variant: str, path: Any)
         config = cls.Config.from_options(**options)
     except (ConfigError, TypeError) as err:
         raise ConfigError(f"model {name}'s config is not a {variant} config ({err})") from None
-    size = cls.encoder(config).size
+    version = observation_version(meta, name)
+    try:
+        size = cls.encoder(config, version).size
+    except ConfigError as err:
+        raise ConfigError(f"model {name}: {err}") from None
     declared = meta.get("observation_size")
     if declared != size:
         raise ConfigError(f"model {name} says it takes {declared!r} observation features, but "
@@ -503,7 +517,8 @@ class PolicyAgent(Agent):
         if config is not self._encoder_config:
             from ..engines import engine_class
 
-            encoder = engine_class(self.variant).encoder(config)
+            encoder = engine_class(self.variant).encoder(
+                config, observation_version(self.metadata))
             if encoder.size != self.metadata["observation_size"]:
                 raise ConfigError(
                     f"model {str(self.path)!r} expects {self.metadata['observation_size']} "

@@ -32,7 +32,7 @@ from .determinizers.crazy_eights import CrazyEightsDeterminizer
 from .encoding import OneHot
 from .events import CORE_EVENTS, PILE_GAME_EVENTS, EventKind, declare_events
 from .fields import ViewField
-from .pile import PileConfig, PileEngine, pile_blocks, pile_fields
+from .pile import PileConfig, PileEngine, pile_blocks, pile_fields, pile_memory_fields
 from .table import Frame
 
 PHASES = {"turn": "play", "suit": "choose suit", "after_draw": "after draw"}
@@ -94,7 +94,8 @@ class CrazyEightsGame(PileEngine):
             f"else {NO_CARD}", OneHot(NUM_STANDARD),
             visibility="acting", feature="drawn",
             default=Default("during `after draw`, the card of the one `play` action in "
-                            "`legal`; else `null`", _drawn_card))])
+                            "`legal`; else `null`", _drawn_card))]
+    ) + pile_memory_fields("crazy_eights", cards=NUM_STANDARD)
 
     event_kinds = declare_events(CORE_EVENTS, PILE_GAME_EVENTS, (
         EventKind("skip", "the player loses their turn (a Queen, a Jack with two players, a "

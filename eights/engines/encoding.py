@@ -274,7 +274,8 @@ class CardList(_CopiesPerCard):
 @dataclasses.dataclass(frozen=True)
 class CardCounts(_CopiesPerCard):
     """Copies per card id given as counts (a pile's: bytes, or a sequence of ints); written
-    as one dense run of features."""
+    as one dense run of features, each at most 1 (a card played, reshuffled into the stock
+    and played again counts more often than the deck holds it)."""
 
     def bind(self, config):
         size = _size_of(self.cards, config)
@@ -283,10 +284,12 @@ class CardCounts(_CopiesPerCard):
         def write(out, off, value, seat):
             counts = (np.frombuffer(value, np.uint8, size)
                       if isinstance(value, (bytes, bytearray)) else value[:size])
+            part = out[off:off + size]
             if inv == 1.0:
-                out[off:off + size] = counts
+                part[:] = counts
             else:
-                np.multiply(counts, inv, out=out[off:off + size], casting="unsafe")
+                np.multiply(counts, inv, out=part, casting="unsafe")
+            np.minimum(part, 1.0, out=part)
         return size, write
 
     def source(self, config, off, v, out):
@@ -295,7 +298,7 @@ class CardCounts(_CopiesPerCard):
         # bytes.translate and one strided bytearray write per lane that is ever non-zero.
         size = _size_of(self.cards, config)
         inv = 1.0 / _scale_of(self.copies, config)
-        floats = np.arange(256, dtype=np.float32) * np.float32(inv)
+        floats = np.minimum(np.arange(256, dtype=np.float32) * np.float32(inv), np.float32(1.0))
         lanes = floats.view(np.uint8).reshape(256, 4)
         counts = out.local()
         out.line(f"{counts} = {v}[:{size}]")  # bytes or a bytearray: both translate
@@ -369,6 +372,26 @@ class PerSeat(Encoding):
     def describe(self, config):
         who = "per opponent, next seat first" if self.others else "per seat, observer first"
         return f"{who}: {self.each.describe(config)}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Counts(Encoding):
+    """A short tuple of counts (one per suit, say), each divided by ``scale``, at most 1."""
+
+    size: int | Callable[[GameConfig], int]
+    scale: float
+
+    def bind(self, config):
+        size, inv = _size_of(self.size, config), 1.0 / self.scale
+
+        def write(out, off, value, seat):
+            for k in range(size):
+                x = value[k] * inv
+                out[off + k] = x if x < 1.0 else 1.0
+        return size, write
+
+    def describe(self, config):
+        return f"{_size_of(self.size, config)} counts / {self.scale:g}, each at most 1"
 
 
 class Allies(Encoding):
@@ -508,8 +531,12 @@ class Encoder:
     observation table.
     """
 
-    def __init__(self, fields: Sequence[ViewField], config: GameConfig):
+    def __init__(self, fields: Sequence[ViewField], config: GameConfig,
+                 version: int | None = None):
         self.config = config
+        #: the observation version it encodes: the fields declared ``since`` it or before
+        #: (``None``: every field, the latest version)
+        self.version = version
         self.parts: list[tuple[str, int, str]] = []
         self.offsets: dict[str, int] = {}
         #: feature -> the named values of its features (a phase one-hot's phases), if any
@@ -517,7 +544,8 @@ class Encoder:
         plan = []
         pos = 0
         for f in fields:
-            if f.encoding is None or not enabled(config, f.enabled_by):
+            if (f.encoding is None or not enabled(config, f.enabled_by)
+                    or (version is not None and f.since > version)):
                 continue
             width, write = f.encoding.bind(config)
             feature = f.feature or f.name
@@ -594,11 +622,18 @@ class Encoder:
 
 
 @functools.lru_cache(maxsize=256)
-def shared_encoder(fields: Sequence[ViewField], config: GameConfig) -> Encoder:
-    """The one :class:`Encoder` of ``fields`` at ``config``, built on first use.
+def shared_encoder(fields: Sequence[ViewField], config: GameConfig,
+                   version: int | None = None) -> Encoder:
+    """The one :class:`Encoder` of ``fields`` at ``config`` and observation ``version``,
+    built on first use.
 
     Building an encoder generates and compiles code (tens of KiB, milliseconds);
     every env, wrapper and policy of a config shares one instead (an encoder keeps
     no state between calls). ``fields`` must be hashable: a variant's declared tuple.
     """
-    return Encoder(fields, config)
+    return Encoder(fields, config, version)
+
+
+def latest_version(fields: Sequence[ViewField]) -> int:
+    """The newest observation version ``fields`` declare (the most recent ``since``)."""
+    return max((f.since for f in fields), default=1)

@@ -47,6 +47,15 @@ ARG_KINDS: dict[str, str] = {
 NULLABLE_ARGS = frozenset({"seat", "suit", "pile", "count"})
 #: who may see an event's card: every seat, or only the event's own player
 VISIBILITIES = ("all", "player")
+#: the places a card's flow names (:attr:`EventKind.flow`): the hand of the event's
+#: ``player``, the hand of the seat in its ``arg``, the face-down stock, and a face-up
+#: place every seat sees (a discard pile, the cards in play in front of a seat)
+FLOW_PLACES: dict[str, str] = {
+    "hand": "the hand of the event's player",
+    "hand:arg": "the hand of the seat in the event's arg",
+    "stock": "the face-down stock",
+    "table": "a face-up place every seat sees (a discard pile, an asset in play)",
+}
 #: the fields a sentence (:attr:`EventKind.says`) may use, and what each needs declared
 SENTENCE_FIELDS: dict[str, str] = {
     "player": "player", "card": "card", "arg": "count/int arg", "number": "pile/count arg",
@@ -84,6 +93,10 @@ class EventKind:
     arg: str = ""
     visibility: str = "all"
     says_none: str = ""
+    #: where the event's card goes, ``(from, to)`` in :data:`FLOW_PLACES` (one event per
+    #: card), or ``None``: no card moves. What a seat remembers of the table
+    #: (:mod:`eights.engines.memory`) is folded from these over its history
+    flow: tuple[str, str] | None = None
 
     def __post_init__(self) -> None:
         where = f"event kind {self.name!r}"
@@ -100,6 +113,7 @@ class EventKind:
                              f"card")
         if not self.doc.strip() or not self.says.strip():
             raise ValueError(f"{where}: every kind has a meaning (doc) and a sentence (says)")
+        self._check_flow(where)
         if self.says_none and self.arg not in NULLABLE_ARGS:
             raise ValueError(f"{where}: says_none is for a kind whose arg may be none")
         for text in (self.says, self.says_none):
@@ -108,6 +122,21 @@ class EventKind:
                     raise ValueError(f"{where}: its sentence {text!r} uses {{{field}}}, which "
                                      f"needs a {SENTENCE_FIELDS.get(field, 'known field')}; "
                                      f"the fields are {', '.join(SENTENCE_FIELDS)}")
+
+    def _check_flow(self, where: str) -> None:
+        """A flow moves a card between two known places; ``hand:arg`` needs a seat arg."""
+        if self.flow is None:
+            return
+        if (len(self.flow) != 2 or any(p not in FLOW_PLACES for p in self.flow)
+                or self.flow[0] == self.flow[1] == "table"):
+            raise ValueError(f"{where}: flow {self.flow!r} is not (from, to) of two places of "
+                             f"{', '.join(FLOW_PLACES)}")
+        if not self.card:
+            raise ValueError(f"{where}: a flow moves the event's card; the kind needs a card")
+        if "hand" in self.flow and not self.player:
+            raise ValueError(f"{where}: a flow from or to 'hand' needs the event's player")
+        if "hand:arg" in self.flow and self.arg != "seat":
+            raise ValueError(f"{where}: a flow from or to 'hand:arg' needs a seat arg")
 
     def allows(self, field: str) -> bool:
         """Whether a sentence of this kind may use ``{field}``."""
@@ -166,14 +195,15 @@ PILE_GAME_EVENTS = (
     EventKind("deal", "a hand is dealt; player: who plays first; arg: the hand's number, 0 "
               "first", "Hand {number} is dealt; {player} plays first.", arg="count"),
     EventKind("starter", "the card turned up to start the discard pile",
-              "The starter card is {card}.", player=False, card=True),
+              "The starter card is {card}.", player=False, card=True, flow=("stock", "table")),
     EventKind("draw", "a card drawn from the stock (seen by its drawer only)",
-              "{player} draws {card}.", card=True, visibility="player"),
+              "{player} draws {card}.", card=True, visibility="player",
+              flow=("stock", "hand")),
     EventKind("reshuffle", "the discards are shuffled into a new stock; arg: its size",
               "The discards are shuffled into a new stock of {arg} cards.", player=False,
               arg="count"),
     EventKind("play", "a card played on the discard pile", "{player} plays {card}.",
-              card=True),
+              card=True, flow=("hand", "table")),
     EventKind("suit", "the suit a wild card's player names", "{player} names {suit}.",
               arg="suit"),
     EventKind("pass", "the player passes", "{player} passes."),

@@ -89,6 +89,10 @@ class ViewField:
     default: Default | None = dataclasses.field(default=None, compare=False)
     #: where it must be sent all the same, though it has a default
     required_while: While | None = dataclasses.field(default=None, compare=False)
+    #: the first observation version that encodes it: an env of version ``v`` encodes the
+    #: fields with ``since <= v`` (the view holds every field), so a field added for a new
+    #: env version leaves the older versions' layouts as they were
+    since: int = 1
 
     def __post_init__(self) -> None:
         if self.visibility not in VISIBILITIES:
@@ -97,6 +101,9 @@ class ViewField:
         if self.core != (self.name in CORE_FIELDS):
             raise ValueError(f"view field {self.name!r}: the core fields are "
                              f"{', '.join(CORE_FIELDS)}, made with core()")
+        if type(self.since) is not int or self.since < 1:
+            raise ValueError(f"view field {self.name!r}: since={self.since!r} is not an "
+                             f"observation version (an int from 1)")
         if self.required_while is not None and self.default is None:
             raise ValueError(f"view field {self.name!r}: required_while needs a default (the "
                              f"value where it is not required)")
@@ -208,11 +215,16 @@ def value_text(kind: str, value: Any, cards: CardSet = STANDARD) -> str:
         return texts[value] if value != NO_CARD else "-"
     if kind in ("cards", "seen_cards"):
         return "[" + " ".join(texts[c] for c in value) + "]"
+    if kind == "seat_card_counts":
+        return "(" + ", ".join(value_text("card_counts", v, cards) for v in value) + ")"
+    if kind == "seat_suit_counts":
+        return "(" + ", ".join(" ".join(f"{codes[s]}{k}" for s, k in enumerate(v) if k) or "-"
+                               for v in value) + ")"
     if kind == "seat_cards":
         return "(" + ", ".join(value_text("cards", v, cards) for v in value) + ")"
     if kind == "suit":
         return codes[value] if value >= 0 else "-"
-    if kind == "card_counts":
+    if kind in ("card_counts", "unseen_counts"):
         return "[" + " ".join(texts[c] for c, k in enumerate(value) for _ in range(k)) + "]"
     if kind == "seat_suits":
         return "(" + ", ".join(codes[x] if x >= 0 else "-" for x in value) + ")"

@@ -44,6 +44,7 @@ from .pile import (
     pending_field,
     pile_blocks,
     pile_fields,
+    pile_memory_fields,
 )
 from .table import Frame
 
@@ -146,7 +147,7 @@ class LiveryEightsGame(PileEngine):
                           lambda known: known.values["phase"] == PHASES["challenge"],
                           {"required": ["phase"],
                            "properties": {"phase": {"const": PHASES["challenge"]}}})),
-        ])
+        ]) + pile_memory_fields("livery_eights", cards=NUM_STANDARD)
 
     config: LiveryEightsConfig
 

@@ -48,6 +48,7 @@ from .determinizers.pile import PileDeterminizer
 from .encoding import CardCounts, CardList, Choice, Flag, OneHot, PerSeat, Scaled, Seat
 from .events import CORE_EVENTS, PILE_GAME_EVENTS, declare_events
 from .fields import ViewField, core
+from .memory import memory_fields
 from .table import NO_SEAT, Frame, TableEngine, TableState, empty_piles
 
 __all__ = ["NO_SEAT", "PileConfig", "PileEngine", "PileState", "pile_blocks", "pile_fields"]
@@ -223,6 +224,14 @@ def pile_fields(*, cards: int, total_cards: Any, score_scale: Any, phases: Seque
                   PerSeat(OneHot(13, first=1), others=True), feature="drew_rank",
                   default=per_seat(None)),
     )
+
+
+def pile_memory_fields(variant: str, *, cards: int, known: bool = False
+                       ) -> tuple[ViewField, ...]:
+    """What a seat remembers of a single-pile hand (:func:`~eights.engines.memory.memory_fields`):
+    the face-up cards are the discard pile's."""
+    return memory_fields(variant, cards=cards, copies=_decks, suits=4, known=known,
+                         table=lambda known: known.values["discard_counts"])
 
 
 def pending_field() -> ViewField:

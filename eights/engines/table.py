@@ -47,13 +47,16 @@ from ..cards import NO_CARD
 from ..config import ConfigError, GameConfig
 from .base import Engine, PlayerView, State
 from .blocks import ActionSpace
-from .encoding import Encoder, shared_encoder
+from .encoding import Encoder, latest_version, shared_encoder
 from .fields import ViewField, check_enabling_options, view_class
+from .memory import Memory, new_memory, remember
 
 if TYPE_CHECKING:
     from .determinizers import Determinizer
 
 NO_SEAT = -1
+#: (engine class, config) -> copies of each card id in its full deck
+_DECK_COPIES: dict[tuple[type, Any], tuple[tuple[int, ...], int]] = {}
 
 # Where a card is: the first item of a place tuple; the second is a seat or a pile.
 HAND, STOCK, PILE, UNDER, ZONE = "hand", "stock", "pile", "under", "zone"
@@ -185,10 +188,125 @@ class TableEngine(Engine):
                             f"{', '.join(cls.actions.blocks)}")
 
     @classmethod
-    def encoder(cls, config: Any) -> Encoder:
+    def encoder(cls, config: Any, version: int | None = None) -> Encoder:
         """The observation encoder of this variant at ``config``, from :attr:`view_fields`
-        (one per config, shared: see :func:`~eights.engines.encoding.shared_encoder`)."""
-        return shared_encoder(cls.view_fields, config)
+        (one per config and version, shared: see
+        :func:`~eights.engines.encoding.shared_encoder`). ``version`` is the env version
+        whose layout it writes (the fields declared ``since`` it or before); ``None``, the
+        latest (:meth:`observation_version`)."""
+        latest = cls.observation_version()
+        if version is None:
+            version = latest
+        elif type(version) is not int or not 1 <= version <= latest:
+            raise ConfigError(f"{cls.variant}: observation version {version!r} is not one of "
+                              f"1 to {latest}")
+        return shared_encoder(cls.view_fields, config, version)
+
+    @classmethod
+    def observation_version(cls) -> int:
+        """The newest observation version the declared fields make (their latest ``since``)."""
+        return latest_version(cls.view_fields)
+
+    # ------------------------------------------------------------ memory
+    def _begin(self, seed: Any, deck: Any, first_player: Any) -> None:
+        super()._begin(seed, deck, first_player)
+        #: per seat, what it remembers of the table (:meth:`memory`), folded on demand
+        self._memories: list[Memory | None] = [None] * self.num_players
+
+    def memory(self, seat: int) -> Memory:
+        """What ``seat`` remembers: its history so far folded (:mod:`eights.engines.memory`).
+
+        Only the events logged since the seat's last call are read, each redacted for the
+        seat as its history is (a card of a private kind hidden unless the event is its
+        own), so the memory holds nothing its view could not. Kept per seat, never copied:
+        a reader must not change it.
+        """
+        memory = self._memories[seat]
+        if memory is None:
+            memory = self._memories[seat] = new_memory(
+                seat, self.num_players, len(self.cardset), len(self.cardset.colour_codes))
+        log = self._log
+        if memory.position < len(log):
+            kinds, private = self.event_kinds, self.private_events
+            for e in log[memory.position:]:
+                if e[0] in private and e[1] != seat:
+                    e = (e[0], e[1], NO_CARD, e[3])
+                remember(memory, e, kinds[e[0]])
+            memory.position = len(log)
+        return memory
+
+    def remember_view(self, view: Any) -> None:
+        """Start the view's seat's memory from what the view remembers (a determinized
+        engine has no past events to fold; what it logs from here on folds on top)."""
+        if not hasattr(view, "played_cards"):
+            return
+        memory = new_memory(view.seat, self.num_players, len(self.cardset),
+                            len(self.cardset.colour_codes))
+        memory.played = [bytearray(x) for x in view.played_cards]
+        memory.named = [list(x) for x in view.named_suits]
+        memory.drawn = list(view.drawn_since_play)
+        if hasattr(view, "known_cards"):
+            memory.known = [bytearray(x) for x in view.known_cards]
+        self._memories[view.seat] = memory
+
+    def restore(self, snap: tuple) -> None:
+        """:meth:`Engine.restore`; a memory that folded events past the restored log is
+        dropped (the events after it may differ now) and folded again when next asked."""
+        super().restore(snap)
+        length = len(self._log)
+        self._memories = [m if m is not None and m.position <= length else None
+                          for m in self._memories]
+
+    def deck_counts(self) -> tuple[int, ...]:
+        """Copies of each card id in the full deck, computed once per config."""
+        return self._deck_copies()[0]
+
+    def _deck_copies(self) -> tuple[tuple[int, ...], int]:
+        """The deck's copies per card id, and as one int of byte lanes (see :meth:`unseen`)."""
+        key = (type(self), self.config)
+        known = _DECK_COPIES.get(key)
+        if known is None:
+            tally = [0] * len(self.cardset)
+            for c in self.full_deck():
+                tally[c] += 1
+            known = _DECK_COPIES[key] = (tuple(tally), int.from_bytes(bytes(tally), "little"))
+        return known
+
+    def unseen(self, seat: int) -> bytes:
+        """Copies of each card whose place ``seat`` does not know: the deck less its hand,
+        the face-up table and the cards its memory knows in other hands (what
+        :func:`~eights.engines.memory.unseen` gives from a view).
+
+        Computed on ints whose bytes are the counts (card ``c`` in byte ``c``): the engine's
+        counts never exceed the deck's, so no byte borrows from the next and the
+        difference's bytes are the counts, in a few integer operations instead of a
+        loop over the cards (the observation reads it at every step)."""
+        s = self.state
+        memory = self.memory(seat)
+        rest = self._deck_copies()[1]
+        for counts in s.pile_counts:
+            rest -= int.from_bytes(counts, "little")
+        for zone in s.zones:
+            for c in zone:
+                rest -= 1 << (c << 3)
+        for c in s.hands[seat]:
+            rest -= 1 << (c << 3)
+        for q, known in enumerate(memory.known):
+            if q != seat and any(known):
+                rest -= int.from_bytes(known, "little")
+        return rest.to_bytes(len(self.cardset), "little")
+
+    def table_counts(self) -> list[int]:
+        """Copies of each card face up on the table: every pile and every seat's zone."""
+        s = self.state
+        counts = [0] * len(self.cardset)
+        for pile in s.pile_counts:
+            for c, k in enumerate(pile):
+                counts[c] += k
+        for zone in s.zones:
+            for c in zone:
+                counts[c] += 1
+        return counts
 
     # ------------------------------------------------------------ the agenda
     @property

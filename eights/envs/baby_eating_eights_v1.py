@@ -6,7 +6,7 @@ from ..engines.baby_eating_eights import BabyEatingEightsGame
 from .base import variant_env
 from .docs import EnvDoc
 
-raw_env, env = variant_env(BabyEatingEightsGame, __name__)
+raw_env, env = variant_env(BabyEatingEightsGame, __name__, version=1)
 
 DOC = EnvDoc(
     BabyEatingEightsGame, __name__,

@@ -79,9 +79,12 @@ ILLEGAL_ACTION_MODES = ("raise", "terminate")
 REFEREE = "referee"
 
 
-def module_name(engine_cls: type[Engine]) -> str:
-    """The env's versioned name (``crazy_eights_v1``), from the variant's registration."""
-    return REGISTRY[engine_cls.variant].env_name
+def module_name(engine_cls: type[Engine], version: int | None = None) -> str:
+    """The env's versioned name (``crazy_eights_v1``): ``version``'s, else the variant's
+    registered one."""
+    if version is None:
+        return REGISTRY[engine_cls.variant].env_name
+    return f"{engine_cls.variant}_v{version}"
 
 
 def check_illegal_reward(value: Any) -> float:
@@ -150,8 +153,10 @@ class EightsEnv(AECEnv):
     def __init__(self, engine_cls: type[TableEngine],
                  render_mode: str | None = None, illegal_action: str = "raise",
                  illegal_reward: float = -1.0, render_seat: int | str | None = None,
-                 **options: Any):
+                 *, version: int | None = None, **options: Any):
         super().__init__()
+        #: the env version: which observation layout it writes (the fields declared since it)
+        self.version = engine_cls.observation_version() if version is None else version
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode={render_mode!r} is not allowed; use one of "
@@ -165,7 +170,7 @@ class EightsEnv(AECEnv):
         self.illegal_reward = check_illegal_reward(illegal_reward)
         self.config = engine_cls.Config.from_options_beside(options, ENV_OPTIONS, "env")
         self.engine = engine_cls(self.config, seed=0)
-        self.metadata = dict(self.metadata, name=module_name(engine_cls))
+        self.metadata = dict(self.metadata, name=module_name(engine_cls, self.version))
         n = self.config.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
@@ -188,7 +193,7 @@ class EightsEnv(AECEnv):
         """The encoder and the mask's bytes: masks are written into the bytes and returned as
         a copy of their int8 view. Neither is copied or pickled with the env (the view must
         stay on its own bytes): :meth:`__setstate__` makes them again."""
-        self.encoder = type(self.engine).encoder(self.config)
+        self.encoder = type(self.engine).encoder(self.config, self.version)
         self._mask_bytes = bytearray(self._num_actions)
         self._mask_zeros = bytes(self._num_actions)
         self._mask_view = np.frombuffer(self._mask_bytes, dtype=np.int8)
@@ -332,17 +337,22 @@ class EightsEnv(AECEnv):
         pass
 
 
-def variant_env(engine_cls: type[TableEngine], module: str
+def variant_env(engine_cls: type[TableEngine], module: str, version: int
                 ) -> tuple[type[EightsEnv], Callable[..., AECEnv]]:
-    """A variant module's ``raw_env`` class and ``env`` function, PettingZoo style.
+    """A variant module's ``raw_env`` class and ``env`` function, PettingZoo style, for env
+    ``version`` (the module's ``_v<N>``: its observation layout, see
+    :meth:`~eights.engines.table.TableEngine.encoder`).
 
     ``env`` returns the raw env itself: it checks call order and action
     bounds on its own (see the module docstring).
     """
+    if not module.endswith(f"_v{version}"):
+        raise ValueError(f"variant_env: module {module!r} is not version {version}; an env "
+                         f"module is named <variant>_v<version>")
 
     class raw_env(EightsEnv):  # PettingZoo names the unwrapped env class raw_env
         def __init__(self, **options: Any):
-            super().__init__(engine_cls, **options)
+            super().__init__(engine_cls, version=version, **options)
 
     def env(**options: Any) -> AECEnv:
         """The env. ``options`` are the env options (``render_mode``, ``render_seat``,

@@ -6,7 +6,7 @@ from ..engines.crazier_eights import CrazierEightsGame
 from .base import variant_env
 from .docs import EnvDoc
 
-raw_env, env = variant_env(CrazierEightsGame, __name__)
+raw_env, env = variant_env(CrazierEightsGame, __name__, version=1)
 
 DOC = EnvDoc(
     CrazierEightsGame, __name__,

@@ -6,7 +6,7 @@ from ..engines.crazy_eights import CrazyEightsGame
 from .base import variant_env
 from .docs import EnvDoc
 
-raw_env, env = variant_env(CrazyEightsGame, __name__)
+raw_env, env = variant_env(CrazyEightsGame, __name__, version=1)
 
 DOC = EnvDoc(
     CrazyEightsGame, __name__,

@@ -20,6 +20,21 @@ ENV_OPTIONS_ROW = (
     '`illegal_reward` (-1) to the agent that played it, 0 to the others), `illegal_reward` (-1)')
 
 
+#: the version-history line of every variant's v2: the public history, and why
+MEMORY_LINE = (
+    "public history: per opponent the cards it played this hand (`played`), the suits it "
+    "named (`named`), the cards it drew since it last played (`drawn_since`), where the "
+    "variant can show them the cards known to be in its hand (`known`), and the copies of "
+    "every card whose place the observer does not know (`unseen`), appended after the v1 "
+    "features; a player at a real table remembers what it saw, and v1 kept only each "
+    "opponent's last draw (#27). Actions and games unchanged; v1 stays available.")
+#: what the v2 envs' notes add
+MEMORY_NOTES = """
+The public history (v2) is folded from the events this seat saw (its view's
+`seen_events`; `eights.engines.memory`): nothing it could not see reaches it.
+"""
+
+
 @dataclasses.dataclass(frozen=True)
 class EnvDoc:
     """What an env module says in words; the tables are made from the engine.
@@ -43,11 +58,25 @@ class EnvDoc:
     def name(self) -> str:
         return self.module.rsplit(".", 1)[1]
 
+    @property
+    def version(self) -> int:
+        """The env version (the module's ``_v<N>``): the observation layout it documents."""
+        return int(self.name.rsplit("_v", 1)[1])
+
+    def next_version(self, module: str, line: str, notes: str = "") -> EnvDoc:
+        """This doc for the env ``module`` of the next version: the same words, ``notes``
+        added, and ``line`` (what changed, and why) added to the version history."""
+        return dataclasses.replace(
+            self, module=module, notes="\n\n".join(x for x in (self.notes.strip(), notes.strip())
+                                                   if x),
+            history=[*self.history, (self.version + 1, line)])
+
     def overview(self) -> str:
         """The table of import, agents, spaces, rewards and options."""
         engine, Config = self.engine, self.engine.Config
         sizes = ", ".join(
-            f"{engine.encoder(Config.from_options(num_players=n)).size} at {n} players"
+            f"{engine.encoder(Config.from_options(num_players=n), self.version).size} at {n} "
+            f"players"
             for n in self.players)
         n_actions = len(engine.actions)
         options = ", ".join(f"`{o}` ({d})" for o, d, _, _ in Config.option_rows())
@@ -69,7 +98,8 @@ class EnvDoc:
             "Steps with one legal action are applied by the engine and never reach an agent."])
 
     def observation_space(self) -> str:
-        shown = self.engine.encoder(self.engine.Config.from_options(num_players=2))
+        shown = self.engine.encoder(self.engine.Config.from_options(num_players=2),
+                                    self.version)
         return "\n".join([
             "Made from the view's declared fields (`eights.engines.fields`): every feature is "
             "in [0, 1]; seats are relative to the observer. With 2 players:", "",

@@ -6,7 +6,7 @@ from ..engines.jokers_of_death import JokersOfDeathGame
 from .base import variant_env
 from .docs import EnvDoc
 
-raw_env, env = variant_env(JokersOfDeathGame, __name__)
+raw_env, env = variant_env(JokersOfDeathGame, __name__, version=1)
 
 DOC = EnvDoc(
     JokersOfDeathGame, __name__,

@@ -43,10 +43,18 @@ def engine_of(variant: str) -> Any:
     return engine_class(variant)
 
 
-def observation_fields(engine: Any, config: GameConfig) -> list[dict[str, Any]]:
-    """The observation's fields at ``config``, in order: feature name, offset, width and
-    (for a phase one-hot) the phases its features stand for."""
-    encoder = engine.encoder(config)
+def versions(variant: str) -> range:
+    """The env versions of ``variant`` with a fingerprint: 1 to its registered (newest) one;
+    every one stays importable (``eights.envs.<variant>_v<N>``)."""
+    return range(1, REGISTRY[variant].env_version + 1)
+
+
+def observation_fields(engine: Any, config: GameConfig,
+                       version: int | None = None) -> list[dict[str, Any]]:
+    """The observation's fields at ``config`` and env ``version`` (``None``: the newest), in
+    order: feature name, offset, width and (for a phase one-hot) the phases its features
+    stand for."""
+    encoder = engine.encoder(config, version)
     fields = []
     for name, width, _ in encoder.parts:
         field: dict[str, Any] = {"feature": name, "offset": encoder.offsets[name],
@@ -74,31 +82,39 @@ def largest_table(engine: Any) -> GameConfig:
     raise ConfigError(f"{engine.variant}: no table size is accepted with the default options")
 
 
-def digest(engine: Any, config: GameConfig) -> str:
+def digest(engine: Any, config: GameConfig, version: int | None = None) -> str:
     """A sha256 of the observation and action layout at ``config`` (canonical JSON)."""
-    layout = {"observation": observation_fields(engine, config),
+    layout = {"observation": observation_fields(engine, config, version),
               "actions": action_blocks(engine)}
     return hashlib.sha256(json.dumps(layout, sort_keys=True).encode()).hexdigest()
 
 
-def fingerprint(variant: str) -> dict[str, Any]:
-    """The fingerprint of ``variant``'s registered env version, as it is now."""
+def env_name(variant: str, version: int | None = None) -> str:
+    """``crazy_eights_v1``: the env module of ``variant``'s ``version`` (``None``: the
+    registered one)."""
+    return REGISTRY[variant].env_name if version is None else f"{variant}_v{version}"
+
+
+def fingerprint(variant: str, version: int | None = None) -> dict[str, Any]:
+    """The fingerprint of ``variant``'s env ``version`` (``None``: the registered one), as
+    it is now."""
     engine = engine_of(variant)
+    version = REGISTRY[variant].env_version if version is None else version
     config = engine.Config.from_options()
     largest = largest_table(engine)
-    fields = observation_fields(engine, config)
+    fields = observation_fields(engine, config, version)
     return {
-        "env": REGISTRY[variant].env_name,
+        "env": env_name(variant, version),
         "variant": variant,
         "config": "the defaults",
         "num_players": config.num_players,
-        "observation_size": engine.encoder(config).size,
+        "observation_size": engine.encoder(config, version).size,
         "observation": fields,
         "num_actions": len(engine.actions),
         "actions": action_blocks(engine),
         "largest_table": {"num_players": largest.num_players,
-                          "observation_size": engine.encoder(largest).size,
-                          "sha256": digest(engine, largest)},
+                          "observation_size": engine.encoder(largest, version).size,
+                          "sha256": digest(engine, largest, version)},
     }
 
 
@@ -185,14 +201,16 @@ def differences(stored: dict[str, Any], current: dict[str, Any]) -> list[str]:
 
 def unversioned_change(variant: str, stored: dict[str, Any], current: dict[str, Any],
                        path: Path) -> str:
-    """The message for a layout that changed under its version: what, and what to do."""
-    env = REGISTRY[variant]
-    nxt = f"{variant}_v{env.env_version + 1}"
-    return (f"{env.env_name}'s layout differs from its fingerprint {path.name}: "
+    """The message for a layout that changed under its version: what, and what to do (a
+    field for a new version is declared ``since`` it)."""
+    newest = REGISTRY[variant].env_version
+    nxt = f"{variant}_v{newest + 1}"
+    return (f"{stored['env']}'s layout differs from its fingerprint {path.name}: "
             + "; ".join(differences(stored, current))
             + f". A layout or action space never changes under a released version: add "
-            f"eights/envs/{nxt}.py (its EnvDoc history with a line for v{env.env_version + 1} "
-            f"saying what changed), register it in eights/variants.py, then run `{REGEN}`")
+            f"eights/envs/{nxt}.py (its EnvDoc history with a line for v{newest + 1} "
+            f"saying what changed; a new field declared since={newest + 1}), register it "
+            f"in eights/variants.py, then run `{REGEN}`")
 
 
 def shown(path: Path) -> str:
@@ -210,17 +228,27 @@ def missing(env_name: str, root: Path = LAYOUTS) -> str:
             f"run `{REGEN}` and review the diff")
 
 
-def check(variant: str, root: Path = LAYOUTS) -> tuple[str, str]:
-    """``("ok" | "missing" | "changed", message)`` for ``variant``'s registered env version."""
-    env_name = REGISTRY[variant].env_name
-    path = path_of(env_name, root)
+def check_version(variant: str, version: int, root: Path = LAYOUTS) -> tuple[str, str]:
+    """``("ok" | "missing" | "changed", message)`` for ``variant``'s env ``version``."""
+    name = env_name(variant, version)
+    path = path_of(name, root)
     if not path.is_file():
-        return "missing", missing(env_name, root)
+        return "missing", missing(name, root)
     stored = json.loads(path.read_text(encoding="utf-8"))
-    current = fingerprint(variant)
+    current = fingerprint(variant, version)
     if stored != current:
         return "changed", unversioned_change(variant, stored, current, path)
     return "ok", f"{path.name}: up to date"
+
+
+def check(variant: str, root: Path = LAYOUTS) -> tuple[str, str]:
+    """:func:`check_version` of every env version of ``variant``: the first that is not
+    ok, else ok (the messages of all, one a line)."""
+    results = [check_version(variant, version, root) for version in versions(variant)]
+    for state, message in results:
+        if state != "ok":
+            return state, message
+    return "ok", "\n".join(message for _, message in results)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -235,17 +263,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     status = 0
     for variant in REGISTRY:
-        state, message = check(variant, args.root)
-        if state == "missing" and not args.check:
-            path = path_of(REGISTRY[variant].env_name, args.root)
-            args.root.mkdir(parents=True, exist_ok=True)
-            path.write_text(text_of(fingerprint(variant)), encoding="utf-8")
-            print(f"{path.name}: written")
-        elif state == "ok":
-            print(message)
-        else:
-            print(f"error: {message}", file=sys.stderr)
-            status = 1
+        for version in versions(variant):
+            state, message = check_version(variant, version, args.root)
+            if state == "missing" and not args.check:
+                path = path_of(env_name(variant, version), args.root)
+                args.root.mkdir(parents=True, exist_ok=True)
+                path.write_text(text_of(fingerprint(variant, version)), encoding="utf-8")
+                print(f"{path.name}: written")
+            elif state == "ok":
+                print(message)
+            else:
+                print(f"error: {message}", file=sys.stderr)
+                status = 1
     return status
 
 

@@ -6,7 +6,7 @@ from ..engines.livery_eights import LiveryEightsGame
 from .base import variant_env
 from .docs import EnvDoc
 
-raw_env, env = variant_env(LiveryEightsGame, __name__)
+raw_env, env = variant_env(LiveryEightsGame, __name__, version=1)
 
 DOC = EnvDoc(
     LiveryEightsGame, __name__,

@@ -63,6 +63,13 @@ KIND_SCHEMAS: dict[str, dict[str, Any]] = {
     "seat_ranks": _array(_nullable(_ref("rank"))),
     "card_counts": {"type": "object", "propertyNames": _ref("card"),
                     "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 255}},
+    "unseen_counts": {"type": "object", "propertyNames": _ref("card"),
+                      "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 255}},
+    "seat_card_counts": _array({"type": "object", "propertyNames": _ref("card"),
+                                "additionalProperties": {"type": "integer", "minimum": 1,
+                                                         "maximum": 255}}),
+    "seat_suit_counts": _array({"type": "object", "propertyNames": _ref("suit"),
+                                "additionalProperties": {"type": "integer", "minimum": 1}}),
     "frames": _array(_ref("frame")),
 }
 KIND_SCHEMAS.update({f"pile_{inner}": _array(KIND_SCHEMAS[inner]) for inner in PILE_INNER_KINDS})

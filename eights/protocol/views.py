@@ -131,6 +131,15 @@ ENCODERS: dict[str, Callable[[Any, CardSet], Any] | None] = {
     "seat_ranks": lambda xs, cards: [_rank_text(x) for x in xs],
     "card_counts": lambda counts, cards: {cards.texts[c]: int(k)
                                           for c, k in enumerate(counts) if k},
+    # the cards whose place the seat does not know (written as card_counts; not on the table)
+    "unseen_counts": lambda counts, cards: {cards.texts[c]: int(k)
+                                            for c, k in enumerate(counts) if k},
+    # per seat: card counts (cards it played, cards known in its hand)
+    "seat_card_counts": lambda rows, cards: [{cards.texts[c]: int(k) for c, k in enumerate(row)
+                                              if k} for row in rows],
+    # per seat: how often it named each suit
+    "seat_suit_counts": lambda rows, cards: [{cards.colour_codes[s]: int(k)
+                                              for s, k in enumerate(row) if k} for row in rows],
     # written with the view class's frame_args (see _frames_to_json)
     "frames": None,
 }
@@ -265,6 +274,14 @@ def _card_counts(path: str, value: Any, cards: CardSet) -> bytes:
     return bytes(counts)
 
 
+def _suit_counts(path: str, value: Any, cards: CardSet) -> tuple[int, ...]:
+    """Counts per suit (or colour) id from ``{"H": 2}``; the schema checked the form."""
+    counts = [0] * len(cards.colour_codes)
+    for code, k in value.items():
+        counts[_suit(f"{path} key", code, cards)] = k
+    return tuple(counts)
+
+
 def _frames(path: str, value: Any, n: int, cls: type[PlayerView]) -> tuple:
     """An agenda back as :class:`~eights.engines.table.Frame` tuples, every kind and
     argument checked against the engine's declaration."""
@@ -326,8 +343,14 @@ def _decode(kind: str, path: str, value: Any, n: int, cls: type[PlayerView]) -> 
     if kind == "seat_ranks":
         return tuple(-1 if x is None else RANK_TEXT.index(x) + 1
                      for x in _per_seat(path, value, n))
-    if kind == "card_counts":
+    if kind in ("card_counts", "unseen_counts"):
         return _card_counts(path, value, cards)
+    if kind == "seat_card_counts":
+        return tuple(_card_counts(f"{path}[{i}]", row, cards)
+                     for i, row in enumerate(_per_seat(path, value, n)))
+    if kind == "seat_suit_counts":
+        return tuple(_suit_counts(f"{path}[{i}]", row, cards)
+                     for i, row in enumerate(_per_seat(path, value, n)))
     if kind == "frames":
         return _frames(path, value, n, cls)
     if kind.startswith("pile_"):

@@ -131,6 +131,7 @@ class TrainingMonitor(BaseCallback):
             "variant": self.settings.variant,
             "config": self.training_env_config(),
             "observation_size": self.observation_size,
+            "observation_version": self.settings.observation_version,
             "timesteps": int(self.num_timesteps),
             "eights_version": __version__,
             "training": self.settings.to_dict(),

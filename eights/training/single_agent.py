@@ -61,12 +61,12 @@ class SingleAgentEnv(gym.Env):
 
     #: the wrapper's own keywords; every other keyword is a game config option
     WRAPPER_OPTIONS = ("variant", "opponents", "seat", "illegal_action", "illegal_reward",
-                       "render_mode")
+                       "render_mode", "version")
 
     def __init__(self, variant: str, opponents: OpponentPool | str = "random",
                  seat: int | None = None, illegal_action: str = "terminate",
                  illegal_reward: float = -1.0, render_mode: str | None = None,
-                 **options: Any):
+                 version: int | None = None, **options: Any):
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ConfigError(f"illegal_action={illegal_action!r} is not allowed; use one of "
                               f"{', '.join(ILLEGAL_ACTION_MODES)}")
@@ -77,7 +77,9 @@ class SingleAgentEnv(gym.Env):
         self.variant = variant
         self.config = cls.Config.from_options_beside(options, self.WRAPPER_OPTIONS, "wrapper")
         self.engine = cls(self.config, seed=0)
-        self.encoder = cls.encoder(self.config)
+        #: the env version whose observation it gives (None: the newest)
+        self.version = cls.observation_version() if version is None else version
+        self.encoder = cls.encoder(self.config, self.version)
         n = self.config.num_players
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
                                  or not 0 <= seat < n):

@@ -84,11 +84,16 @@ class TrainSettings:
     time_limit_minutes: float | None = None
     progress: bool = True
     options: dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: the env version whose observation layout the model reads (None: the newest; a
+    #: checkpoint records the number, so resuming and playing it read the same layout)
+    observation_version: int | None = None
 
     def check(self) -> None:
-        engine_class(self.variant)
         cls = engine_class(self.variant)
+        if self.observation_version is None:
+            self.observation_version = cls.observation_version()
         config = cls.Config.from_options(num_players=self.num_players, **self.options)
+        cls.encoder(config, self.observation_version)  # refuses a version the variant lacks
         self.options = config.portable(self.options)  # a card_file's content: resuming reads
         # the settings a checkpoint holds, and loading a model never opens a path named in it
         positive = ("timesteps", "eval_games", "checkpoint_every", "max_snapshots", "n_envs",
@@ -136,6 +141,8 @@ class TrainSettings:
         if unknown:
             raise ConfigError(f"unknown training settings {unknown}")
         data = dict(data)
+        # a run from before the v2 envs trained on the v1 layout
+        data.setdefault("observation_version", 1)
         if "net_arch" in data:
             data["net_arch"] = tuple(data["net_arch"])
         return cls(**data)
@@ -154,19 +161,21 @@ class TrainResult:
 def make_env_fns(settings: TrainSettings, pool_text: str) -> list:
     """Factories of the seeded single-agent envs (picklable for ``SubprocVecEnv``)."""
     return [_EnvFactory(settings.variant, pool_text, settings.max_snapshots,
-                        settings.game_options(), settings.seed + i)
+                        settings.game_options(), settings.seed + i,
+                        settings.observation_version)
             for i in range(settings.n_envs)]
 
 
 class _EnvFactory:
-    def __init__(self, variant: str, pool: str, max_snapshots: int, options: dict, seed: int):
+    def __init__(self, variant: str, pool: str, max_snapshots: int, options: dict, seed: int,
+                 version: int | None = None):
         self.variant, self.pool, self.max_snapshots = variant, pool, max_snapshots
-        self.options, self.seed = options, seed
+        self.options, self.seed, self.version = options, seed, version
 
     def __call__(self) -> SingleAgentEnv:
         env = SingleAgentEnv(self.variant,
                              OpponentPool.parse(self.pool, max_snapshots=self.max_snapshots),
-                             **self.options)
+                             version=self.version, **self.options)
         env.reset(seed=self.seed)
         return env
 
@@ -226,7 +235,8 @@ def train(settings: TrainSettings, console: Any = None,
             raise ConfigError(f"the checkpoint has trained {model.num_timesteps} timesteps "
                               f"already; ask for more than that with --timesteps")
     cls = engine_class(settings.variant)
-    observation_size = cls.encoder(cls.Config.from_options(**settings.game_options())).size
+    observation_size = cls.encoder(cls.Config.from_options(**settings.game_options()),
+                                   settings.observation_version).size
     monitor = TrainingMonitor(settings, run_dir, observation_size, console=console)
     started = time.perf_counter()
     try:

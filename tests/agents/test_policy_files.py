@@ -353,3 +353,24 @@ def test_a_model_carries_its_card_set_and_plays_it_without_the_file(tmp_path):
     game = make_game("crazier_eights", card_set=config.card_set, seed=1)
     view = game.view(game.current_player)
     assert agent.act(view) in view.legal_actions
+
+
+def test_a_model_reads_the_observation_version_its_metadata_names(tmp_path):
+    """A v2 model (348 features) plays from the v2 observation; a model that names no
+    version read v1 (239 features, the shipped models), so the same layers without the
+    number are refused as the wrong size, and a version the variant lacks is named."""
+    v2 = small_meta(observation_size=348, observation_version=2)
+    agent = PolicyAgent("crazy_eights", str(write_npz(tmp_path / "v2.npz", v2,
+                                                      layers_of(348, 8, ACTIONS))))
+    game = make_game("crazy_eights", seed=4)
+    view = game.view(game.current_player)
+    assert agent.act(view) in view.legal_actions
+    assert agent._encoder.size == 348
+    unversioned = small_meta(observation_size=348)
+    with pytest.raises(ConfigError, match=r"says it takes 348 observation features, but "
+                                          r"crazy_eights .* gives 239"):
+        PolicyAgent("crazy_eights", str(write_npz(tmp_path / "v1.npz", unversioned,
+                                                  layers_of(348, 8, ACTIONS))))
+    with pytest.raises(ConfigError, match=r"observation version 9 is not one of 1 to 2"):
+        PolicyAgent("crazy_eights", str(write_npz(
+            tmp_path / "v9.npz", small_meta(observation_version=9), layers_of(OBS, 8, ACTIONS))))

@@ -79,12 +79,13 @@ def test_a_declared_conditional_phase_and_field_appear_only_when_their_option_is
 
 
 def test_undeclared_the_phase_widens_the_default_observation():
-    """Without ``phase_options`` the experiment of the issue: 239 -> 240 features."""
+    """Without ``phase_options`` the experiment of the issue: 239 -> 240 features (the v1
+    layout, the shipped model's)."""
     plain = crazy_eights.CrazyEightsGame.Config.from_options()
-    widened = crazy_eights.CrazyEightsGame.encoder(plain).size + 1
+    widened = crazy_eights.CrazyEightsGame.encoder(plain, 1).size + 1
     fields = _fields({})
     from eights.engines.encoding import Encoder
-    assert Encoder(fields, plain).size == widened == 240
+    assert Encoder(fields, plain, 1).size == widened == 240
 
 
 @pytest.mark.parametrize("gate", [

@@ -60,9 +60,9 @@ def test_an_unversioned_observation_change_is_named_with_what_to_do(monkeypatch)
         "crazy_eights_v1's layout differs from its fingerprint crazy_eights_v1.json: the "
         "observation at the defaults (2 players): field 3 'phase' (offset 108): width 3 -> 4, "
         "+ value 'name suit'; size 239 -> 240. ")
-    assert ("add eights/envs/crazy_eights_v2.py (its EnvDoc history with a line for v2 "
-            "saying what changed), register it in eights/variants.py, then run `make regen`"
-            in message)
+    assert ("add eights/envs/crazy_eights_v3.py (its EnvDoc history with a line for v3 "
+            "saying what changed; a new field declared since=3), register it in "
+            "eights/variants.py, then run `make regen`" in message)
 
 
 def test_an_unversioned_action_space_change_is_named(monkeypatch):
@@ -75,7 +75,7 @@ def test_an_unversioned_action_space_change_is_named(monkeypatch):
 
 
 def test_a_change_only_a_bigger_table_shows_is_caught_by_its_digest():
-    stored = layout.fingerprint("crazy_eights")
+    stored = layout.fingerprint("crazy_eights", version=1)
     current = json.loads(json.dumps(stored))
     current["largest_table"]["sha256"] = "0" * 64
     assert layout.differences(stored, current) == [
@@ -104,3 +104,28 @@ def test_the_writer_adds_missing_fingerprints_and_never_rewrites_a_changed_one(
 def test_the_fingerprint_names_the_phases_the_shipped_model_reads():
     fields = {f["feature"]: f for f in layout.fingerprint("crazy_eights")["observation"]}
     assert fields["phase"]["values"] == list(PHASES.values())
+
+
+@pytest.mark.parametrize("variant", [v for v in REGISTRY if REGISTRY[v].env_version >= 2])
+def test_a_new_version_appends_its_fields_and_the_old_versions_observation_is_unchanged(
+        variant):
+    """v2 adds the public history after the v1 features: the v1 env gives exactly the
+    features it always did (its fingerprint above), which are v2's first ones."""
+    import random
+
+    old = importlib.import_module(f"eights.envs.{variant}_v1").raw_env()
+    new = importlib.import_module(f"eights.envs.{variant}_v2").raw_env()
+    assert old.metadata["name"] == f"{variant}_v1" and new.metadata["name"] == f"{variant}_v2"
+    assert new.encoder.size > old.encoder.size
+    for env in (old, new):
+        env.reset(seed=3)
+    rng = random.Random(0)
+    for _ in range(40):
+        if old.engine.game_over:
+            break
+        for seat, agent in enumerate(old.possible_agents):
+            a, b = old.observe(agent)["observation"], new.observe(agent)["observation"]
+            assert (b[:a.size] == a).all(), seat
+        action = rng.choice(old.engine.legal_actions())
+        old.step(action)
+        new.step(action)

@@ -65,6 +65,7 @@ def run_metadata(timesteps: int = 128) -> dict:
     config = engine_class(VARIANT).Config.from_options(num_players=2)
     return {"variant": VARIANT, "config": config.to_dict(),
             "observation_size": SingleAgentEnv(VARIANT).observation_space.shape[0],
+            "observation_version": SingleAgentEnv(VARIANT).version,
             "timesteps": timesteps, "training": SETTINGS.to_dict()}
 
 
@@ -256,7 +257,7 @@ def test_metadata_that_contradicts_the_weights_is_refused(checkpoint, tmp_path):
     for key, value, message in [
         ("net_arch", [16, 8], r"hidden layers \[16, 16\], but its eights\.json says \[16, 8\]"),
         ("actions", 99, "its network has 58 outputs, but its eights.json says actions=99"),
-        ("observation_size", 10, "has 239 inputs, but its eights.json says observation_size"),
+        ("observation_size", 10, "has 348 inputs, but its eights.json says observation_size"),
         ("activation", "gelu", "activation 'gelu' is not supported"),
         ("variant", "livery_eights", "was trained for 'livery_eights', not 'crazy_eights'"),
     ]:

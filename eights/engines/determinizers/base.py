@@ -80,7 +80,7 @@ class Determinizer:
     A variant subclass says what is hidden (:meth:`read_constraints`) and how a
     position is laid out from the view (:meth:`position`). The engine is changed only
     through its position interface (``empty_state``, ``set_position``, ``set_pile``,
-    ``open_choices``, ``settle_position``; see
+    ``remember_view``, ``open_choices``, ``settle_position``; see
     :class:`~eights.engines.table.TableEngine`) and its public rule queries.
     """
 
@@ -112,6 +112,7 @@ class Determinizer:
             raise ValueError(f"{variant}: the game in this view is over; "
                              f"there is nothing to determinize")
         engine = engine_class.unstarted_at(view.config, rng.getrandbits(63), view.turn)
+        engine.remember_view(view)  # the seat's memory of the table goes on from the view's
         dealer = cls(engine, view, infer_from_draws)
         for _ in range(DEAL_TRIES):
             dealer.deal(rng)

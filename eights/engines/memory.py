@@ -1,0 +1,236 @@
+"""What a seat remembers of the table: a fold over the events it saw.
+
+A player at a real table remembers what it saw: the cards each opponent
+played, the suits it named, how many cards it drew since it last played, the
+cards it was seen to take into its hand (a Seven's swap, a Trade, a picked-up
+pile). So the observation's public history (the ``*_v2`` envs) is a fold over
+a seat's *redacted* history, the events :attr:`PlayerView.seen_events
+<eights.engines.base.PlayerView.seen_events>` holds: nothing a seat cannot see
+can reach its memory, by construction. The fold has two users: the engine
+(:meth:`TableEngine.memory <eights.engines.table.TableEngine.memory>`, folding
+each seat's new events as the log grows) and the protocol's reader (over the
+``history`` a frontend sends, where it leaves the memory fields out).
+
+Cards move by their event kind's declared flow (:attr:`EventKind.flow
+<eights.engines.events.EventKind.flow>`): ``(from, to)`` between the event
+player's hand, the hand of the seat in its ``arg``, the stock and the face-up
+table. A ``deal`` starts a new hand and forgets the last one's. The state is
+a small dataclass of per-seat counts (:class:`Memory`); :func:`remember`
+folds one event into it, :func:`fold` a whole history into a new one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from ..cards import NO_CARD
+from ..config import GameConfig
+from .defaults import Default
+from .encoding import CardCounts, Counts, PerSeat, Scaled
+from .events import EventKind
+from .fields import ViewField
+
+#: the event kind that starts a new hand: what was remembered of the last one is dropped
+NEW_HAND = "deal"
+
+
+@dataclasses.dataclass(slots=True)
+class Memory:
+    """What seat :attr:`seat` remembers, per seat in absolute seat order (the encoder turns
+    them to relative order). Counts are ``bytearray``\\ s of copies per card id.
+
+    ``known`` holds cards the observer saw go into another seat's hand and not leave it
+    again. When a card the observer did not see leaves that hand, any one of the hand's
+    cards may be the one that left, so only what stays certain is kept: one copy of each
+    card id less (with one copy of each card in play, nothing). The observer's own entry
+    is always empty: its hand is in its view.
+    """
+
+    seat: int
+    #: per seat, copies of each card it put face up on the table this hand
+    played: list[bytearray]
+    #: per seat, how many times it named each suit (or colour) this hand
+    named: list[list[int]]
+    #: per seat, cards it took from the stock since it last played a card
+    drawn: list[int]
+    #: per seat, copies of each card known to be in its hand
+    known: list[bytearray]
+    #: how many events of the seat's history are folded in
+    position: int = 0
+
+
+def new_memory(seat: int, num_players: int, num_cards: int, num_suits: int) -> Memory:
+    """The memory of ``seat`` before any event: nothing seen."""
+    return Memory(seat, [bytearray(num_cards) for _ in range(num_players)],
+                  [[0] * num_suits for _ in range(num_players)], [0] * num_players,
+                  [bytearray(num_cards) for _ in range(num_players)])
+
+
+def _forget(memory: Memory) -> None:
+    """A new hand: nothing of the last one is remembered (the cards are dealt anew)."""
+    n, size, suits = len(memory.played), len(memory.played[0]), len(memory.named[0])
+    fresh = new_memory(memory.seat, n, size, suits)
+    memory.played, memory.named, memory.drawn, memory.known = (
+        fresh.played, fresh.named, fresh.drawn, fresh.known)
+
+
+def _leaves(memory: Memory, seat: int, card: int) -> None:
+    """``card`` leaves ``seat``'s hand (``NO_CARD``: a card the observer did not see)."""
+    known = memory.known[seat]
+    if card != NO_CARD:
+        if known[card]:
+            known[card] -= 1
+    elif any(known):  # any of its cards may have gone: one copy of each is no longer certain
+        memory.known[seat] = bytearray(k - 1 if k else 0 for k in known)
+
+
+def remember(memory: Memory, event: Sequence, kind: EventKind) -> None:
+    """Fold one event of the observer's history (as the observer saw it) into ``memory``."""
+    name, player, card, arg = event
+    if name == NEW_HAND:
+        _forget(memory)
+        return
+    if kind.arg == "suit" and player >= 0 and arg >= 0:
+        memory.named[player][arg] += 1
+    flow = kind.flow
+    if flow is None:
+        return
+    src, dst = flow
+    giver = player if src == "hand" else arg if src == "hand:arg" else -1
+    taker = player if dst == "hand" else arg if dst == "hand:arg" else -1
+    if giver >= 0:
+        _leaves(memory, giver, card)
+        if dst == "table":
+            if card != NO_CARD:
+                memory.played[giver][card] += 1
+            memory.drawn[giver] = 0
+    if taker >= 0:
+        if card != NO_CARD and taker != memory.seat:
+            memory.known[taker][card] += 1
+        if src == "stock":
+            memory.drawn[taker] += 1
+
+
+def fold(events: Iterable[Sequence], kinds: Mapping[str, EventKind], seat: int,
+         num_players: int, num_cards: int, num_suits: int) -> Memory:
+    """A new memory of ``seat`` with every event of ``events`` (its history) folded in."""
+    memory = new_memory(seat, num_players, num_cards, num_suits)
+    for event in events:
+        remember(memory, event, kinds[event[0]])
+        memory.position += 1
+    return memory
+
+
+def unseen(memory: Memory, deck: Sequence[int], hand: Iterable[int],
+           table: Sequence[int]) -> bytes:
+    """Copies of each card whose place the observer does not know: the ``deck`` less its own
+    ``hand``, the face-up ``table`` (copies per card) and the cards known in other hands."""
+    counts = [k - t for k, t in zip(deck, table, strict=False)]
+    for c in hand:
+        counts[c] -= 1
+    for q, known in enumerate(memory.known):
+        if q != memory.seat:
+            for c, k in enumerate(known):
+                if k:
+                    counts[c] -= k
+    return bytes(max(0, k) for k in counts)
+
+
+# ------------------------------------------------------------------ in views
+#: the observation version that first holds the memory fields (the ``*_v2`` envs)
+MEMORY_SINCE = 2
+#: names at most this many times a suit in a hand's features (the count / 4, at most 1)
+_NAMED_SCALE = 4.0
+#: cards drawn since the last play, scaled by this (at most 1)
+_DRAWN_SCALE = 10.0
+
+
+def _engine(variant: str) -> Any:
+    from . import engine_class  # (the engines import this module)
+
+    return engine_class(variant)
+
+
+def _memory_of(known: Any, variant: str) -> Memory:
+    """The memory a protocol reader folds from the ``history`` a frontend sent."""
+    cls = _engine(variant)
+    return fold(known.events, cls.event_kinds, known.values["seat"], known.n,
+                len(cls.cardset), len(cls.cardset.colour_codes))
+
+
+def _deck_of(variant: str, config: GameConfig) -> tuple[int, ...]:
+    cls = _engine(variant)
+    return tuple(cls(config, seed=0).deck_counts())
+
+
+def _defaults(variant: str, table: Callable[[Any], Sequence[int]]) -> dict[str, Default]:
+    """Each memory field's default: folded from the ``history`` sent (nothing remembered
+    where none is), as JSON. ``table(known)``: the face-up cards' copies in the view."""
+    def cards_json(counts: Sequence[int]) -> dict[str, int]:
+        texts = _engine(variant).cardset.texts
+        return {texts[c]: int(k) for c, k in enumerate(counts) if k}
+
+    def suits_json(counts: Sequence[int]) -> dict[str, int]:
+        codes = _engine(variant).cardset.colour_codes
+        return {codes[s]: int(k) for s, k in enumerate(counts) if k}
+
+    def of(known: Any) -> Memory:
+        return _memory_of(known, variant)
+
+    def unseen_json(known: Any) -> dict[str, int]:
+        return cards_json(unseen(of(known), _deck_of(variant, known.config),
+                                 known.values["hand"], table(known)))
+
+    said = "folded from the events of `history` (nothing remembered where it is not sent)"
+    return {
+        "played_cards": Default(said, lambda known: [cards_json(x) for x in of(known).played]),
+        "named_suits": Default(said, lambda known: [suits_json(x) for x in of(known).named]),
+        "drawn_since_play": Default(said, lambda known: list(of(known).drawn)),
+        "known_cards": Default(said, lambda known: [cards_json(x) for x in of(known).known]),
+        "unseen_cards": Default(
+            "the deck less `hand`, the face-up cards and `known_cards` (" + said + ")",
+            unseen_json),
+    }
+
+
+def memory_fields(variant: str, *, cards: int, copies: Any, suits: int, known: bool,
+                  table: Callable[[Any], Sequence[int]]) -> tuple[ViewField, ...]:
+    """The view fields of what a seat remembers (the public history), encoded from
+    observation version :data:`MEMORY_SINCE` on.
+
+    ``cards`` card ids and ``suits`` suits (or colours) in the encodings, ``copies`` (a
+    number or a function of the config) the copies of each card in play; ``known``: the
+    variant can show a seat cards in another hand (a swap, a Trade, a picked-up pile), so
+    the view has ``known_cards``; ``table(known)`` the face-up cards' copies in a
+    protocol view (what ``unseen_cards``' default leaves out of the deck).
+    """
+    rules = _defaults(variant, table)
+    cards_per_seat = PerSeat(CardCounts(cards, copies), others=True)
+    fields = [
+        ViewField("played_cards", "seat_card_counts", "per seat: the cards it played face up "
+                  "this hand and their copies",
+                  lambda g, seat: tuple(map(bytes, g.memory(seat).played)), cards_per_seat,
+                  feature="played", default=rules["played_cards"], since=MEMORY_SINCE),
+        ViewField("named_suits", "seat_suit_counts", "per seat: how often it named each suit "
+                  "this hand", lambda g, seat: tuple(map(tuple, g.memory(seat).named)),
+                  PerSeat(Counts(suits, _NAMED_SCALE), others=True), feature="named",
+                  default=rules["named_suits"], since=MEMORY_SINCE),
+        ViewField("drawn_since_play", "counts", "per seat: cards it drew since it last played "
+                  "one", lambda g, seat: tuple(g.memory(seat).drawn),
+                  PerSeat(Scaled(_DRAWN_SCALE), others=True), feature="drawn_since",
+                  default=rules["drawn_since_play"], since=MEMORY_SINCE),
+    ]
+    if known:
+        fields.append(ViewField(
+            "known_cards", "seat_card_counts", "per seat: cards this seat saw go into its "
+            "hand and not leave it since (its own: none)",
+            lambda g, seat: tuple(map(bytes, g.memory(seat).known)), cards_per_seat,
+            feature="known", default=rules["known_cards"], since=MEMORY_SINCE))
+    fields.append(ViewField(
+        "unseen_cards", "unseen_counts", "the cards whose place this seat does not know (the "
+        "other hands and the stock, less the cards known there) and their copies",
+        lambda g, seat: g.unseen(seat), CardCounts(cards, copies), feature="unseen",
+        default=rules["unseen_cards"], since=MEMORY_SINCE))
+    return tuple(fields)

@@ -1,0 +1,161 @@
+"""What a seat remembers (eights/engines/memory.py) holds against the engine's true state.
+
+Random games of every variant and option config: at every decision, for every seat, the
+cards its memory knows in another hand are in that hand (as multisets), the cards it
+remembers each seat playing are the ones the referee saw played, and the cards whose place
+it does not know are exactly the hidden pool (the stock and the other hands) less the ones
+it knows, never negative. The fold over a view's history gives the engine's memory, so a
+protocol reader that folds the history a frontend sent remembers the same.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from eights.cards import NO_CARD
+from eights.engines import make_game
+from eights.engines.events import EventKind
+from eights.engines.memory import fold, new_memory, remember, unseen
+
+from ..conftest import every_option_config, sweep_id
+
+GAMES = 3
+#: decisions between two checks (and the last position of each game)
+EVERY = 7
+
+
+class Referee:
+    """Each seat's memory had it seen every card (the unredacted log folded, incrementally):
+    the truth of what was played, named and drawn."""
+
+    def __init__(self, game):
+        n, cards, suits = game.num_players, len(game.cardset), len(game.cardset.colour_codes)
+        self.memories = [new_memory(seat, n, cards, suits) for seat in range(n)]
+
+    def update(self, game) -> list:
+        log = game.events
+        for memory in self.memories:
+            for event in log[memory.position:]:
+                remember(memory, event, game.event_kinds[event.kind])
+            memory.position = len(log)
+        return self.memories
+
+
+def _hidden_pool(game, seat: int) -> Counter:
+    s = game.state
+    pool = Counter(s.stock)
+    for q, hand in enumerate(s.hands):
+        if q != seat:
+            pool.update(hand)
+    return pool
+
+
+def _check(game, referee: Referee, final: bool = False) -> None:
+    s = game.state
+    truth = referee.update(game)
+    for seat in range(game.num_players):
+        memory = game.memory(seat)
+        assert memory.position == len(game.events)
+        for q in range(game.num_players):
+            known = Counter({c: k for c, k in enumerate(memory.known[q]) if k})
+            assert not known - Counter(s.hands[q]), (seat, q, known, sorted(s.hands[q]))
+            assert memory.played[q] == truth[seat].played[q]
+            assert memory.named[q] == truth[seat].named[q]
+            assert memory.drawn[q] == truth[seat].drawn[q]
+        assert not any(memory.known[seat])
+        pool = _hidden_pool(game, seat)
+        for q in range(game.num_players):
+            if q != seat:
+                pool.subtract({c: k for c, k in enumerate(memory.known[q]) if k})
+        assert min(pool.values(), default=0) >= 0
+        expected = [pool[c] for c in range(len(game.cardset))]
+        assert list(game.unseen(seat)) == expected
+        if final:  # the protocol reader's fold over the view's history remembers the same
+            again = fold(game.view(seat).history(), game.event_kinds, seat,
+                         game.num_players, len(game.cardset), len(game.cardset.colour_codes))
+            assert again.played == memory.played and again.known == memory.known
+            assert again.named == memory.named and again.drawn == memory.drawn
+
+
+@pytest.mark.parametrize("setup", every_option_config(), ids=sweep_id)
+def test_the_memory_of_every_seat_holds_against_the_true_state(setup):
+    variant, config = setup
+    rng = random.Random(7)
+    for g in range(GAMES):
+        game = make_game(variant, seed=100 + g, **config)
+        referee = Referee(game)
+        decisions = 0
+        while not game.game_over:
+            if decisions % EVERY == 0:
+                _check(game, referee)
+            game.step(rng.choice(game.legal_actions()))
+            decisions += 1
+        _check(game, referee, final=True)
+
+
+def test_a_restored_engine_folds_its_memory_again_from_the_restored_log():
+    game = make_game("crazy_eights", seed=3)
+    rng = random.Random(0)
+    snap = game.snapshot()
+    for _ in range(12):
+        game.step(rng.choice(game.legal_actions()))
+    before = game.memory(0).played[1][:]
+    game.restore(snap)
+    assert game.memory(0).position == len(game.events)
+    assert not any(game.memory(0).played[1]) or before != game.memory(0).played[1]
+
+
+PLAY = EventKind("play", "a play", "{player} plays {card}.", card=True, flow=("hand", "table"))
+TAKE = EventKind("take", "a take", "{player} takes {card}.", card=True, arg="seat",
+                 visibility="player", flow=("hand:arg", "hand"))
+GIVE = EventKind("give", "a give", "{player} gives {card}.", card=True, arg="seat",
+                 visibility="player", flow=("hand", "hand:arg"))
+KINDS = {"play": PLAY, "take": TAKE, "give": GIVE}
+
+
+def test_a_card_seen_into_a_hand_is_known_until_seen_leaving_it():
+    memory = new_memory(0, 3, 54, 4)
+    remember(memory, ("give", 0, 5, 1), GIVE)      # seat 0 gives 5 to seat 1: it saw it
+    assert memory.known[1][5] == 1
+    remember(memory, ("play", 1, 5, -1), PLAY)     # seat 1 plays it: known no more
+    assert memory.known[1][5] == 0 and memory.played[1][5] == 1
+
+
+def test_an_unseen_card_leaving_a_hand_keeps_only_what_stays_certain():
+    memory = new_memory(0, 3, 54, 4)
+    for card in (5, 5, 9):
+        remember(memory, ("give", 0, card, 1), GIVE)
+    remember(memory, ("take", 2, NO_CARD, 1), TAKE)  # seat 2 took a card 0 did not see
+    assert memory.known[1][5] == 1 and memory.known[1][9] == 0
+
+
+def test_unseen_is_the_deck_less_the_hand_the_table_and_the_known_cards():
+    memory = new_memory(0, 2, 4, 4)
+    memory.known[1][2] = 1
+    assert unseen(memory, deck=(2, 2, 2, 2), hand=(0,), table=(0, 1, 0, 0)) == bytes(
+        [1, 1, 1, 2])
+
+
+@pytest.mark.parametrize("flow, arg, error", [
+    (("hand", "nowhere"), "", "is not \\(from, to\\)"),
+    (("hand", "hand:arg"), "count", "needs a seat arg"),
+])
+def test_a_bad_flow_is_refused_naming_what_is_allowed(flow, arg, error):
+    with pytest.raises(ValueError, match=error):
+        EventKind("x", "doc", "{player} x.", card=True, arg=arg, flow=flow)
+
+
+def test_a_determinized_engine_remembers_what_the_view_remembers():
+    """Search and the protocol's consistency check deal a position from a view: the seat's
+    memory comes with it, so the dealt position's view shows the same public history."""
+    game = make_game("crazy_eights", seed=5)
+    rng = random.Random(1)
+    for _ in range(15):
+        game.step(rng.choice(game.legal_actions()))
+    view = game.view(game.current_player)
+    dealt = type(game).determinize(view, random.Random(0)).view(view.seat)
+    for name in ("played_cards", "named_suits", "drawn_since_play", "unseen_cards"):
+        assert getattr(dealt, name) == getattr(view, name), name
