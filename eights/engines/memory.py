@@ -32,6 +32,8 @@ from .encoding import CardCounts, Counts, PerSeat, Scaled
 from .events import EventKind
 from .fields import ViewField
 
+#: the most copies a count holds (one byte; the protocol's card counts go to 255 too)
+COUNT_MAX = 255
 #: the event kind that starts a new hand: what was remembered of the last one is dropped
 NEW_HAND = "deal"
 
@@ -103,11 +105,13 @@ def remember(memory: Memory, event: Sequence, kind: EventKind) -> None:
     if giver >= 0:
         _leaves(memory, giver, card)
         if dst == "table":
-            if card != NO_CARD:
+            # a card reshuffled and played again counts again: a long game reaches any
+            # count, which stays at the most a byte holds
+            if card != NO_CARD and memory.played[giver][card] < COUNT_MAX:
                 memory.played[giver][card] += 1
             memory.drawn[giver] = 0
     if taker >= 0:
-        if card != NO_CARD and taker != memory.seat:
+        if card != NO_CARD and taker != memory.seat and memory.known[taker][card] < COUNT_MAX:
             memory.known[taker][card] += 1
         if src == "stock":
             memory.drawn[taker] += 1

@@ -132,6 +132,15 @@ def test_an_unseen_card_leaving_a_hand_keeps_only_what_stays_certain():
     assert memory.known[1][5] == 1 and memory.known[1][9] == 0
 
 
+def test_a_card_played_again_and_again_counts_up_to_a_byte_and_no_further():
+    """A long game reshuffles a card back and plays it again: 300 plays of one card (an
+    untrained policy's evaluation game ran to its turn limit so) keep the count at 255."""
+    memory = new_memory(0, 2, 54, 4)
+    for _ in range(300):
+        remember(memory, ("play", 1, 7, -1), PLAY)
+    assert memory.played[1][7] == 255
+
+
 def test_unseen_is_the_deck_less_the_hand_the_table_and_the_known_cards():
     memory = new_memory(0, 2, 4, 4)
     memory.known[1][2] = 1
