@@ -49,7 +49,7 @@ REGISTRY: dict[str, Variant] = {v.id: v for v in (
             "eights.envs.livery_eights_v2", _PILE_HEURISTIC, "docs/rules/livery_eights.md",
             "5 cards, A skip, Q reverse, stacking 2s, a 'last card' call, 5-game match"),
     Variant("baby_eating_eights", "eights.engines.baby_eating_eights:BabyEatingEightsGame",
-            "eights.envs.baby_eating_eights_v1",
+            "eights.envs.baby_eating_eights_v2",
             "eights.agents.baby_heuristic:BabyEatingHeuristic",
             "docs/rules/baby_eating_eights.md",
             "54 cards, an effect on nearly every card, the Guarantee Joker, teams"),

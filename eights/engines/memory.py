@@ -14,7 +14,11 @@ each seat's new events as the log grows) and the protocol's reader (over the
 Cards move by their event kind's declared flow (:attr:`EventKind.flow
 <eights.engines.events.EventKind.flow>`): ``(from, to)`` between the event
 player's hand, the hand of the seat in its ``arg``, the stock and the face-up
-table. A ``deal`` starts a new hand and forgets the last one's. The state is
+table. A kind declared ``new_hand`` (a ``deal``, Baby Eating Eights' ``redeal``) starts
+a new hand and forgets the last one's; ``seen_only`` flows are folded only where their
+card is seen (the seat's echo of a move another event logs for everyone),
+``passes_hands`` moves what is known of each hand to the next seat's (a hand switch), and
+``shows`` makes a card known in a hand without moving it (a look at a hand). The state is
 a small dataclass of per-seat counts (:class:`Memory`); :func:`remember`
 folds one event into it, :func:`fold` a whole history into a new one.
 """
@@ -31,9 +35,6 @@ from .defaults import Default
 from .encoding import CardCounts, Counts, PerSeat, Scaled
 from .events import EventKind
 from .fields import ViewField
-
-#: the event kind that starts a new hand: what was remembered of the last one is dropped
-NEW_HAND = "deal"
 
 
 @dataclasses.dataclass(slots=True)
@@ -86,16 +87,35 @@ def _leaves(memory: Memory, seat: int, card: int) -> None:
         memory.known[seat] = bytearray(k - 1 if k else 0 for k in known)
 
 
+def _pass_hands(memory: Memory, direction: int) -> None:
+    """Every hand passes to the next seat in ``direction``: what was known in seat ``q``'s
+    hand is known in the next seat's (the observer's own entry stays empty: the hand it
+    passed on is known through its own ``seen_only`` events, the one it got is its hand)."""
+    n = len(memory.known)
+    moved = [bytearray(len(memory.known[0])) for _ in range(n)]
+    for q in range(n):
+        moved[(q + direction) % n] = memory.known[q]
+    moved[memory.seat] = bytearray(len(memory.known[0]))
+    memory.known = moved
+
+
 def remember(memory: Memory, event: Sequence, kind: EventKind) -> None:
     """Fold one event of the observer's history (as the observer saw it) into ``memory``."""
-    name, player, card, arg = event
-    if name == NEW_HAND:
+    _, player, card, arg = event
+    if kind.new_hand:
         _forget(memory)
         return
     if kind.arg == "suit" and player >= 0 and arg >= 0:
         memory.named[player][arg] += 1
+    if kind.passes_hands:
+        _pass_hands(memory, arg)
+        return
+    if kind.shows:
+        if card != NO_CARD and 0 <= arg != memory.seat and not memory.known[arg][card]:
+            memory.known[arg][card] = 1
+        return
     flow = kind.flow
-    if flow is None:
+    if flow is None or (kind.seen_only and card == NO_CARD):
         return
     src, dst = flow
     giver = player if src == "hand" else arg if src == "hand:arg" else -1

@@ -159,3 +159,70 @@ def test_a_determinized_engine_remembers_what_the_view_remembers():
     dealt = type(game).determinize(view, random.Random(0)).view(view.seat)
     for name in ("played_cards", "named_suits", "drawn_since_play", "unseen_cards"):
         assert getattr(dealt, name) == getattr(view, name), name
+
+
+def _play_until(variant: str, found, seeds=range(40), **config):
+    """The first seeded random game (and its events' index) where ``found(game, start)``
+    holds right after a step; ``start`` is where that step's events begin."""
+    for seed in seeds:
+        game = make_game(variant, seed=seed, **config)
+        rng = random.Random(seed)
+        while not game.game_over:
+            start = len(game.events)
+            game.step(rng.choice(game.legal_actions()))
+            if found(game, start):
+                return game, start
+    raise AssertionError(f"{variant}: no game of the seeds reached the scenario")
+
+
+def _events_of(game, start: int, kind: str) -> list:
+    return [e for e in game.events[start:] if e.kind == kind]
+
+
+def test_a_sevens_swap_is_known_to_both_its_seats_and_to_nobody_else():
+    """Baby Eating Eights' Seven: each of the two seats saw the card it lost, so it knows it
+    in the other's hand (if still there); a third seat knows neither."""
+    game, start = _play_until(
+        "baby_eating_eights", lambda g, i: bool(_events_of(g, i, "swap")), num_players=3)
+    swap = _events_of(game, start, "swap")[0]
+    p, t = swap.player, swap.arg
+    gave = next(e.card for e in _events_of(game, start, "give") if e.player == p)
+    got = next(e.card for e in _events_of(game, start, "give") if e.player == t)
+    assert game.memory(p).known[t][gave] >= 1
+    assert game.memory(t).known[p][got] >= 1
+    third = next(q for q in range(3) if q not in (p, t))
+    assert not any(game.memory(third).known[p]) and not any(game.memory(third).known[t])
+
+
+def test_a_redeal_starts_a_new_hand_for_the_memory():
+    """The King of Hearts redeals every card: nothing of the last deal is remembered."""
+    game, _ = _play_until(
+        "baby_eating_eights", lambda g, i: bool(_events_of(g, i, "redeal")), num_players=2)
+    redeal = len(game.events) - 1 - [e.kind for e in game.events][::-1].index("redeal")
+    after = game.events[redeal + 1:]
+    for seat in range(2):
+        memory = game.memory(seat)
+        played = Counter(e.card for e in after if e.kind == "play" and e.player != seat)
+        assert sum(map(sum, memory.played)) == sum(
+            1 for e in after if e.kind in ("play", "bottom"))
+        assert all(memory.played[1 - seat][c] == k for c, k in played.items())
+
+
+KNOWS = {"baby_eating_eights": {"num_players": 3}}
+
+
+@pytest.mark.parametrize("variant", sorted(KNOWS))
+def test_a_determinized_engine_deals_the_cards_its_memory_knows_into_their_hands(variant):
+    """A dealt engine starts from the view's memory, so its hands hold what that memory
+    knows in them (else its unseen counts would not be the dealt hidden pool)."""
+    def knows(g, _):
+        return not g.game_over and any(any(k) for k in g.memory(g.current_player).known)
+
+    game, _ = _play_until(variant, knows, **KNOWS[variant])
+    view = game.view(game.current_player)
+    for seed in range(5):
+        dealt = type(game).determinize(view, random.Random(seed))
+        for q, counts in enumerate(view.known_cards):
+            assert not Counter({c: k for c, k in enumerate(counts) if k}) - Counter(
+                dealt.state.hands[q])
+        assert dealt.view(view.seat).unseen_cards == view.unseen_cards
