@@ -54,7 +54,7 @@ REGISTRY: dict[str, Variant] = {v.id: v for v in (
             "docs/rules/baby_eating_eights.md",
             "54 cards, an effect on nearly every card, the Guarantee Joker, teams"),
     Variant("jokers_of_death", "eights.engines.jokers_of_death:JokersOfDeathGame",
-            "eights.envs.jokers_of_death_v1",
+            "eights.envs.jokers_of_death_v2",
             "eights.agents.jokers_heuristic:JokersOfDeathHeuristic",
             "docs/rules/jokers_of_death.md",
             "three piles, 20 cards, Twos and the 4 of Spades, pile-killing Jokers, to 105"),

@@ -208,7 +208,38 @@ def test_a_redeal_starts_a_new_hand_for_the_memory():
         assert all(memory.played[1 - seat][c] == k for c, k in played.items())
 
 
-KNOWS = {"baby_eating_eights": {"num_players": 3}}
+def test_a_picked_up_pile_left_over_is_known_in_its_players_hand_to_every_seat():
+    """Jokers of Death's Free Discard Pile: the cards of a picked-up pile its player could
+    not play out go into its hand face up, so every other seat knows them there."""
+    game, start = _play_until(
+        "jokers_of_death", lambda g, i: bool(_events_of(g, i, "left_over")),
+        num_players=3, free_discard_pile=True)
+    left = _events_of(game, start, "left_over")
+    p = left[0].player
+    cards = Counter(e.card for e in left)
+    for seat in range(3):
+        if seat != p:
+            known = Counter({c: k for c, k in enumerate(game.memory(seat).known[p]) if k})
+            assert not cards - known, (seat, cards, known)
+
+
+def test_a_hand_switch_moves_what_each_seat_knows_to_the_next_hand():
+    """Jokers of Death's 3 of Diamonds: each seat knows the hand it passed on in the next
+    seat's hand, and only that."""
+    game, start = _play_until(
+        "jokers_of_death", lambda g, i: bool(_events_of(g, i, "hands_pass")),
+        num_players=3, hand_switching=True)
+    gives = [e for e in game.events[start:] if e.kind == "give"]
+    for seat in range(3):
+        passed = Counter(e.card for e in gives if e.player == seat)
+        nxt = gives[[e.player for e in gives].index(seat)].arg
+        known = Counter({c: k for c, k in enumerate(game.memory(seat).known[nxt]) if k})
+        assert known == passed - (passed - Counter(game.state.hands[nxt]))
+        assert not any(game.memory(seat).known[3 - seat - nxt])
+
+
+KNOWS = {"baby_eating_eights": {"num_players": 3},
+         "jokers_of_death": {"num_players": 3, "hand_switching": True}}
 
 
 @pytest.mark.parametrize("variant", sorted(KNOWS))
