@@ -59,7 +59,7 @@ REGISTRY: dict[str, Variant] = {v.id: v for v in (
             "docs/rules/jokers_of_death.md",
             "three piles, 20 cards, Twos and the 4 of Spades, pile-killing Jokers, to 105"),
     Variant("crazier_eights", "eights.engines.crazier_eights:CrazierEightsGame",
-            "eights.envs.crazier_eights_v1",
+            "eights.envs.crazier_eights_v2",
             "eights.agents.crazier_heuristic:CrazierEightsHeuristic",
             "docs/rules/crazier_eights.md",
             "52 unique cards as data: events and assets, turn phases, abilities, teams"),

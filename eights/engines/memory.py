@@ -216,7 +216,8 @@ def _defaults(variant: str, table: Callable[[Any], Sequence[int]]) -> dict[str, 
 
 
 def memory_fields(variant: str, *, cards: int, copies: Any, suits: int, known: bool,
-                  table: Callable[[Any], Sequence[int]]) -> tuple[ViewField, ...]:
+                  table: Callable[[Any], Sequence[int]], rename: Mapping[str, str] | None = None,
+                  ) -> tuple[ViewField, ...]:
     """The view fields of what a seat remembers (the public history), encoded from
     observation version :data:`MEMORY_SINCE` on.
 
@@ -224,22 +225,26 @@ def memory_fields(variant: str, *, cards: int, copies: Any, suits: int, known: b
     number or a function of the config) the copies of each card in play; ``known``: the
     variant can show a seat cards in another hand (a swap, a Trade, a picked-up pile), so
     the view has ``known_cards``; ``table(known)`` the face-up cards' copies in a
-    protocol view (what ``unseen_cards``' default leaves out of the deck).
+    protocol view (what ``unseen_cards``' default leaves out of the deck); ``rename``
+    maps a feature name here (``played``, ``named``...) to the one to use where the variant
+    has a feature of that name already (Crazier Eights' ``played``: a card played this turn).
     """
+    names = {"played": "played", "named": "named", "drawn_since": "drawn_since",
+             "known": "known", "unseen": "unseen", **(rename or {})}
     rules = _defaults(variant, table)
     cards_per_seat = PerSeat(CardCounts(cards, copies), others=True)
     fields = [
         ViewField("played_cards", "seat_card_counts", "per seat: the cards it played face up "
                   "this hand and their copies",
                   lambda g, seat: tuple(map(bytes, g.memory(seat).played)), cards_per_seat,
-                  feature="played", default=rules["played_cards"], since=MEMORY_SINCE),
+                  feature=names["played"], default=rules["played_cards"], since=MEMORY_SINCE),
         ViewField("named_suits", "seat_suit_counts", "per seat: how often it named each suit "
                   "this hand", lambda g, seat: tuple(map(tuple, g.memory(seat).named)),
-                  PerSeat(Counts(suits, _NAMED_SCALE), others=True), feature="named",
+                  PerSeat(Counts(suits, _NAMED_SCALE), others=True), feature=names["named"],
                   default=rules["named_suits"], since=MEMORY_SINCE),
         ViewField("drawn_since_play", "counts", "per seat: cards it drew since it last played "
                   "one", lambda g, seat: tuple(g.memory(seat).drawn),
-                  PerSeat(Scaled(_DRAWN_SCALE), others=True), feature="drawn_since",
+                  PerSeat(Scaled(_DRAWN_SCALE), others=True), feature=names["drawn_since"],
                   default=rules["drawn_since_play"], since=MEMORY_SINCE),
     ]
     if known:
@@ -247,10 +252,10 @@ def memory_fields(variant: str, *, cards: int, copies: Any, suits: int, known: b
             "known_cards", "seat_card_counts", "per seat: cards this seat saw go into its "
             "hand and not leave it since (its own: none)",
             lambda g, seat: tuple(map(bytes, g.memory(seat).known)), cards_per_seat,
-            feature="known", default=rules["known_cards"], since=MEMORY_SINCE))
+            feature=names["known"], default=rules["known_cards"], since=MEMORY_SINCE))
     fields.append(ViewField(
         "unseen_cards", "unseen_counts", "the cards whose place this seat does not know (the "
         "other hands and the stock, less the cards known there) and their copies",
-        lambda g, seat: g.unseen(seat), CardCounts(cards, copies), feature="unseen",
+        lambda g, seat: g.unseen(seat), CardCounts(cards, copies), feature=names["unseen"],
         default=rules["unseen_cards"], since=MEMORY_SINCE))
     return tuple(fields)

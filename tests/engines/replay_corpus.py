@@ -98,7 +98,7 @@ def choose(texts: Sequence[str], rng: random.Random) -> str:
 #: event kinds logged since the corpus was recorded that only re-tell, for what a seat
 #: remembers (the v2 public history), a move the recorded events and decisions already fix:
 #: left out of the hashed text, so the recorded games still check every other event
-MEMORY_ONLY_EVENTS = frozenset({"hands_pass", "left_over"})
+MEMORY_ONLY_EVENTS = frozenset({"hands_pass", "left_over", "sees", "returned"})
 
 
 def event_line(kind: str, player: int, card: int, arg: Any) -> str:

@@ -238,8 +238,39 @@ def test_a_hand_switch_moves_what_each_seat_knows_to_the_next_hand():
         assert not any(game.memory(seat).known[3 - seat - nxt])
 
 
+def test_a_look_at_a_hand_is_known_to_the_looker_and_to_nobody_else():
+    """Crazier Eights' Trade: its player looks at the target's hand, so it knows every card
+    there (less the one it takes); the other seats see only that it looked."""
+    game, start = _play_until(
+        "crazier_eights", lambda g, i: bool(_events_of(g, i, "looks_at_hand")), num_players=3)
+    look = _events_of(game, start, "looks_at_hand")[0]
+    p, q = look.player, look.arg
+    seen = Counter(e.card for e in _events_of(game, start, "sees") if e.player == p)
+    assert seen, "the look logs the cards seen"
+    known = Counter({c: k for c, k in enumerate(game.memory(p).known[q]) if k})
+    assert known == seen & Counter(game.state.hands[q])
+    third = 3 - p - q
+    shown = [e for e in game.view(third).history()[start:] if e.kind == "sees"]
+    assert shown and all(e.card == NO_CARD for e in shown if e.player != third)
+
+
+def test_a_card_seen_on_the_draw_pile_is_known_in_its_drawers_hand():
+    """A card a seat saw on top of the draw pile (a look, a reveal) and another seat then
+    drew is known in that seat's hand."""
+    def drawn_seen(g, i):
+        return any(e.kind == "sees" and e.arg == d.player for e in g.events[i:]
+                   for d in g.events[i:] if d.kind == "draw")
+
+    game, start = _play_until("crazier_eights", drawn_seen, num_players=3)
+    sees = next(e for e in _events_of(game, start, "sees")
+                if any(d.kind == "draw" and d.player == e.arg for d in game.events[start:]))
+    if sees.card in game.state.hands[sees.arg]:
+        assert game.memory(sees.player).known[sees.arg][sees.card]
+
+
 KNOWS = {"baby_eating_eights": {"num_players": 3},
-         "jokers_of_death": {"num_players": 3, "hand_switching": True}}
+         "jokers_of_death": {"num_players": 3, "hand_switching": True},
+         "crazier_eights": {"num_players": 3}}
 
 
 @pytest.mark.parametrize("variant", sorted(KNOWS))
@@ -257,3 +288,15 @@ def test_a_determinized_engine_deals_the_cards_its_memory_knows_into_their_hands
             assert not Counter({c: k for c, k in enumerate(counts) if k}) - Counter(
                 dealt.state.hands[q])
         assert dealt.view(view.seat).unseen_cards == view.unseen_cards
+
+
+def test_a_feature_name_taken_twice_is_refused_naming_the_field():
+    """Crazier Eights has a ``played`` feature of its own: the memory's must not shadow it
+    (its docs table and layout look features up by name)."""
+    from eights.engines.encoding import Encoder, Flag
+    from eights.engines.fields import ViewField
+
+    fields = [ViewField("a", "bool", "a", "True", Flag(), feature="played"),
+              ViewField("b", "bool", "b", "True", Flag(), feature="played")]
+    with pytest.raises(ValueError, match="feature name 'played' is taken"):
+        Encoder(fields, make_game("crazy_eights").config)
