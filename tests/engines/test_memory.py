@@ -148,6 +148,17 @@ def test_a_bad_flow_is_refused_naming_what_is_allowed(flow, arg, error):
         EventKind("x", "doc", "{player} x.", card=True, arg=arg, flow=flow)
 
 
+@pytest.mark.parametrize("declared, error", [
+    ({"flow": ("hand", "table"), "seen_only": True}, "seen_only is for a card only its player"),
+    ({"seen_only": True, "visibility": "player"}, "seen_only is for a kind with a flow"),
+    ({"passes_hands": True, "arg": "seat"}, "passes_hands needs a direction arg"),
+    ({"shows": True, "arg": "count"}, "shows needs a player, a card and a seat arg"),
+])
+def test_a_memory_effect_without_what_it_reads_is_refused(declared, error):
+    with pytest.raises(ValueError, match=error):
+        EventKind("x", "doc", "{player} x.", card=True, **declared)
+
+
 def test_a_determinized_engine_remembers_what_the_view_remembers():
     """Search and the protocol's consistency check deal a position from a view: the seat's
     memory comes with it, so the dealt position's view shows the same public history."""
