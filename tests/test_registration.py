@@ -21,7 +21,7 @@ from tests.conftest import available_variants
 EXPECTED = {
     "crazy_eights": "eights/CrazyEights-v2",
     "livery_eights": "eights/LiveryEights-v2",
-    "baby_eating_eights": "eights/BabyEatingEights-v1",
+    "baby_eating_eights": "eights/BabyEatingEights-v2",
 }
 
 

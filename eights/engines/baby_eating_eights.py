@@ -103,7 +103,7 @@ from .determinizers.baby_eating_eights import BabyEatingDeterminizer
 from .encoding import Allies, Flag, OneHot, Scaled, Seat
 from .events import CORE_EVENTS, PILE_GAME_EVENTS, EventKind, declare_events, pick
 from .fields import ViewField
-from .pile import NO_SEAT, PileEngine, PileState, pile_blocks, pile_fields
+from .pile import NO_SEAT, PileEngine, PileState, pile_blocks, pile_fields, pile_memory_fields
 from .table import Frame, agenda_field
 
 #: the most players any deck seats (the expanded deck's 104 cards, six each and a starter)
@@ -509,11 +509,12 @@ class BabyEatingEightsGame(PileEngine):
     }
     view_fields = pile_fields(
         cards=NUM_KINDS, total_cards=_deck_size, score_scale=_deck_size, phases=PHASES,
-        match=False, own_encoded=_OWN_ENCODED, own=_OWN)
+        match=False, own_encoded=_OWN_ENCODED, own=_OWN,
+    ) + pile_memory_fields("baby_eating_eights", cards=NUM_KINDS, known=True)
     event_kinds = declare_events(CORE_EVENTS, pick(
         PILE_GAME_EVENTS, "starter", "draw", "reshuffle", "play", "suit", "skip", "reverse"), (
         EventKind("deal", "the cards are dealt; player: who plays first; arg: always 0",
-                  "The cards are dealt; {player} plays first.", arg="count"),
+                  "The cards are dealt; {player} plays first.", arg="count", new_hand=True),
         EventKind("pass", "the player drops no card and the turn passes",
                   "{player} does not drop a card; the turn passes."),
         EventKind("cancelled", "a Three under the card cancels its effect",
@@ -527,10 +528,10 @@ class BabyEatingEightsGame(PileEngine):
                   "{player} swaps a card blindly with {target}.", arg="seat"),
         EventKind("take", "the player takes a card from another hand (seen by the taker "
                   "only); arg: that seat", "{player} takes {card} from {target}.", card=True,
-                  arg="seat", visibility="player"),
+                  arg="seat", visibility="player", flow=("hand:arg", "hand")),
         EventKind("give", "the player loses a card to another hand (seen by the giver only); "
                   "arg: that seat", "{player} gives {card} to {target}.", card=True,
-                  arg="seat", visibility="player"),
+                  arg="seat", visibility="player", flow=("hand", "hand:arg"), seen_only=True),
         EventKind("again", "a Ten: the player drops again", "{player} drops again after the "
                   "Ten."),
         EventKind("jack_round", "a Queen starts the Jack round",
@@ -544,10 +545,12 @@ class BabyEatingEightsGame(PileEngine):
                   "Four in a row! Starting with {player}, everyone puts a card at the bottom "
                   "of the pile.", arg="count"),
         EventKind("bottom", "the player puts a card at the bottom of the pile",
-                  "{player} puts {card} at the bottom of the pile.", card=True),
+                  "{player} puts {card} at the bottom of the pile.", card=True,
+                  flow=("hand", "table")),
         EventKind("redeal", "the King of Hearts redeals; card: the top card kept; arg: cards "
                   "dealt to each", "The King of Hearts from {player}: every other card is "
-                  "shuffled and {arg} are dealt to each player.", card=True, arg="count"),
+                  "shuffled and {arg} are dealt to each player.", card=True, arg="count",
+                  new_hand=True),
         EventKind("guarantee", "the Guarantee Joker: the player draws the draw pile; arg: its "
                   "size", "The Guarantee Joker: {player} draws the entire draw pile ({arg} "
                   "cards).", arg="count"),

@@ -237,6 +237,8 @@ class AbilityRules:
         if op[0] == "trade":
             card, trigger, pc, _, colour, _ = frame.args
             self.log_event("looks_at_hand", frame.seat, NO_CARD, q)
+            for c in sorted(self.state.hands[q]):
+                self.log_event("sees", frame.seat, c, q)
             stage = TRADE_TAKE if self.state.hands[q] else TRADE_GIVE
             self.push("choose", frame.seat, card, trigger, pc, q, colour, stage)
             return

@@ -102,6 +102,7 @@ from .encoding import Allies, Bits, CardCounts, CardList, Choice, Flag, OneHot, 
 from .encoding import Seat as SeatEncoding
 from .events import CORE_EVENTS, PILE_GAME_EVENTS, EventKind, declare_events, pick
 from .fields import ViewField, core
+from .memory import memory_fields
 from .table import (
     HAND,
     PILE,
@@ -372,6 +373,16 @@ def _on_table(known: Known) -> int:
             + sum(map(len, v["in_play"])))
 
 
+def _face_up(known: Known) -> list[int]:
+    """The copies of each card face up in a protocol view: the discard pile, the event
+    resolving and every seat's assets in play (what ``unseen_cards``' default leaves out)."""
+    v = known.values
+    counts = list(v["discard_counts"])
+    for c in (*v["resolving"], *(c for zone in v["in_play"] for c in zone)):
+        counts[c] += 1
+    return counts
+
+
 def _a_match(config: CrazierEightsConfig) -> bool:
     return config.games > 1
 
@@ -502,7 +513,9 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
             lambda known: (known.values["phase"] not in _MAIN_DECISIONS
                            or known.config.teams > 0),
             None)),
-)
+) + memory_fields("crazier_eights", cards=NUM_CARDS, copies=_decks,
+                  suits=len(CARDSET.colour_codes), known=True, table=_face_up,
+                  rename={"played": "played_cards", "named": "named_colours"})
 
 
 # ------------------------------------------------------------------ the engine
@@ -533,18 +546,19 @@ class CrazierEightsGame(AbilityRules, TableEngine):
     event_kinds = declare_events(CORE_EVENTS, pick(PILE_GAME_EVENTS, "draw", "score"), (
         EventKind("deal", "a game of the match is dealt; player: who goes first; arg: the "
                   "game's number, 0 first", "Game {number} is dealt; {player} goes first.",
-                  arg="count"),
+                  arg="count", new_hand=True),
         EventKind("starter", "the card turned up to start the discard pile",
-                  "The discard pile starts with {card}.", player=False, card=True),
+                  "The discard pile starts with {card}.", player=False, card=True,
+                  flow=("stock", "table")),
         EventKind("turn", "the player's turn begins", "{player}'s turn begins."),
         EventKind("discard", "the player discards a card", "{player} discards {card}.",
-                  card=True),
+                  card=True, flow=("hand", "table")),
         EventKind("named", "the player names a colour for an 8",
                   "{player} names {suit}.", arg="suit"),
         EventKind("asset", "the player puts an asset into play",
-                  "{player} puts {card} into play.", card=True),
+                  "{player} puts {card} into play.", card=True, flow=("hand", "table")),
         EventKind("event", "the player plays an event card for its effect",
-                  "{player} plays {card} for its effect.", card=True),
+                  "{player} plays {card} for its effect.", card=True, flow=("hand", "table")),
         EventKind("settled", "the event card goes to the bottom of the discard pile",
                   "{card} goes to the bottom of the discard pile.", card=True),
         EventKind("trigger", "an ability of the player's card takes effect; arg: its trigger "
@@ -572,27 +586,36 @@ class CrazierEightsGame(AbilityRules, TableEngine):
                   "{player} puts {card} on the bottom of the draw pile.", card=True,
                   arg="count", visibility="player"),
         EventKind("put_in_play", "the player puts an asset from the draw pile into play",
-                  "{player} puts {card} from the draw pile into play.", card=True),
+                  "{player} puts {card} from the draw pile into play.", card=True,
+                  flow=("stock", "table")),
         EventKind("fewer", "an ability makes the player draw fewer cards; arg: how many fewer",
                   "{player} draws fewer cards: {arg} prevented.", arg="count"),
         EventKind("take", "the player takes a card in a Trade (seen by the player only); arg: "
                   "the seat it came from", "{player} takes {card} from {target}.", card=True,
-                  arg="seat", visibility="player"),
+                  arg="seat", visibility="player", flow=("hand:arg", "hand")),
         EventKind("give", "the player gives a card back in a Trade (seen by the player only); "
                   "arg: the seat it goes to", "{player} gives {card} to {target}.", card=True,
-                  arg="seat", visibility="player"),
+                  arg="seat", visibility="player", flow=("hand", "hand:arg")),
         EventKind("taken", "a card is taken from the player in a Trade (seen by the player "
                   "only); arg: the taker", "{player} hands {card} over to {target}.",
-                  card=True, arg="seat", visibility="player"),
+                  card=True, arg="seat", visibility="player", flow=("hand", "hand:arg"),
+                  seen_only=True),
         EventKind("given", "the player receives a card in a Trade (seen by the player only); "
                   "arg: the giver", "{player} receives {card} from {target}.", card=True,
-                  arg="seat", visibility="player"),
+                  arg="seat", visibility="player", flow=("hand:arg", "hand"), seen_only=True),
         EventKind("looks_at_hand", "the player looks at a seat's hand; arg: that seat",
                   "{player} looks at {target}'s hand.", arg="seat"),
+        EventKind("sees", "the player knows a card in the hand of the seat in arg (seen by the "
+                  "player only): it looked at that hand, or saw the card on the draw pile "
+                  "before that seat drew it", "{player} sees {card} in the hand of {target}.",
+                  card=True, arg="seat", visibility="player", shows=True),
         EventKind("saved", "the player would lose, but an asset is destroyed instead",
                   "{player} would lose, but {card} is destroyed instead.", card=True),
         EventKind("loses", "the player loses the game and leaves; arg: cards in their hand",
                   "{player} loses the game and leaves.", arg="count"),
+        EventKind("returned", "a card of the hand of a player who lost goes face up to the "
+                  "bottom of the discard pile", "{card} from the hand of {player} goes to the "
+                  "bottom of the discard pile.", card=True, flow=("hand", "table")),
         EventKind("reshuffle", "the discard pile but its top card is shuffled into the draw "
                   "pile; arg: how many cards", "The discard pile but its top card is "
                   "shuffled into the draw pile.", player=False, arg="count"),
@@ -892,8 +915,10 @@ class CrazierEightsGame(AbilityRules, TableEngine):
                 return NO_CARD
             self._reshuffle()
         card = self.move((STOCK,), (HAND, seat), NO_CARD, "draw", seat)
-        for known in s.known:
+        for q, known in enumerate(s.known):
             if known:
+                if q != seat and known[0] == card:  # it saw the card on the draw pile
+                    self.log_event("sees", q, card, seat)
                 del known[0]
         return card
 
@@ -955,6 +980,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
             self.log_event("loses", q, NO_CARD, s.lost_with[q])
             for c in sorted(s.hands[q]):
                 self._to_bottom((HAND, q), c)
+                self.log_event("returned", q, c, -1)
             for c in list(s.zones[q]):
                 self._to_bottom((ZONE, q), c)
             s.known[q] = []

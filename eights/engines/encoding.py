@@ -549,6 +549,9 @@ class Encoder:
                 continue
             width, write = f.encoding.bind(config)
             feature = f.feature or f.name
+            if feature in self.offsets:  # (the docs tables and layouts look features up by name)
+                raise ValueError(f"field {f.name!r}: feature name {feature!r} is taken by an "
+                                 f"earlier field; a feature name is unique in an observation")
             self.offsets[feature] = pos
             self.parts.append((feature, width, f"{f.doc} ({f.encoding.describe(config)})"))
             self.labels[feature] = f.encoding.labels(config)

@@ -97,6 +97,19 @@ class EventKind:
     #: card), or ``None``: no card moves. What a seat remembers of the table
     #: (:mod:`eights.engines.memory`) is folded from these over its history
     flow: tuple[str, str] | None = None
+    #: the flow is folded only by a seat that sees the card: the same move reaches the
+    #: others through another event (a Seven's ``take``, seen by the taker, is folded by
+    #: every seat; its ``give``, seen by the giver, only by the giver), so no seat folds one
+    #: move twice
+    seen_only: bool = False
+    #: a new hand is dealt (or redealt): what a seat remembered of the last one is forgotten
+    new_hand: bool = False
+    #: every hand passes to the next seat in the event's ``arg`` direction: what a seat knew
+    #: in each hand it now knows in the next seat's
+    passes_hands: bool = False
+    #: the event's player sees its card in the hand of the seat in ``arg`` (a look at a
+    #: hand; a card it saw on the stock drawn): no card moves, the card is known there
+    shows: bool = False
 
     def __post_init__(self) -> None:
         where = f"event kind {self.name!r}"
@@ -124,8 +137,16 @@ class EventKind:
                                      f"the fields are {', '.join(SENTENCE_FIELDS)}")
 
     def _check_flow(self, where: str) -> None:
-        """A flow moves a card between two known places; ``hand:arg`` needs a seat arg."""
+        """A flow moves a card between two known places; ``hand:arg`` needs a seat arg. The
+        other memory effects need what they read: a direction to pass hands, a card and a
+        seat to show a card in a hand."""
+        if self.passes_hands and self.arg != "direction":
+            raise ValueError(f"{where}: passes_hands needs a direction arg")
+        if self.shows and not (self.card and self.player and self.arg == "seat"):
+            raise ValueError(f"{where}: shows needs a player, a card and a seat arg")
         if self.flow is None:
+            if self.seen_only:
+                raise ValueError(f"{where}: seen_only is for a kind with a flow")
             return
         if (len(self.flow) != 2 or any(p not in FLOW_PLACES for p in self.flow)
                 or self.flow[0] == self.flow[1] == "table"):
@@ -133,6 +154,8 @@ class EventKind:
                              f"{', '.join(FLOW_PLACES)}")
         if not self.card:
             raise ValueError(f"{where}: a flow moves the event's card; the kind needs a card")
+        if self.seen_only and self.visibility != "player":
+            raise ValueError(f"{where}: seen_only is for a card only its player sees")
         if "hand" in self.flow and not self.player:
             raise ValueError(f"{where}: a flow from or to 'hand' needs the event's player")
         if "hand:arg" in self.flow and self.arg != "seat":
@@ -193,7 +216,8 @@ CORE_EVENTS = (
 #: Jokers of Death, each replacing the few it logs otherwise)
 PILE_GAME_EVENTS = (
     EventKind("deal", "a hand is dealt; player: who plays first; arg: the hand's number, 0 "
-              "first", "Hand {number} is dealt; {player} plays first.", arg="count"),
+              "first", "Hand {number} is dealt; {player} plays first.", arg="count",
+              new_hand=True),
     EventKind("starter", "the card turned up to start the discard pile",
               "The starter card is {card}.", player=False, card=True, flow=("stock", "table")),
     EventKind("draw", "a card drawn from the stock (seen by its drawer only)",

@@ -94,6 +94,7 @@ from .determinizers.jokers_of_death import JokersOfDeathDeterminizer
 from .encoding import CardCounts, CardList, Choice, Flag, OneHot, PerPile, PerSeat, Scaled, Seat
 from .events import CORE_EVENTS, PILE_GAME_EVENTS, EventKind, declare_events, pick
 from .fields import ViewField, core
+from .memory import memory_fields
 from .table import PILE, ZONE, Frame, TableEngine, TableState, agenda_field, empty_piles
 
 ACE, TWO, EIGHT, TEN, JACK, KING = 1, 2, 8, 10, 11, 13
@@ -381,6 +382,18 @@ def _in_phases(*kinds: str) -> While:
                  {"required": ["phase"], "properties": {"phase": schema}})
 
 
+def _face_up(known: Known) -> list[int]:
+    """The copies of each card face up in a protocol view: the piles and a picked-up pile
+    (what ``unseen_cards``' default leaves out of the deck)."""
+    counts = [0] * NUM_KINDS
+    for pile in known.values["pile_counts"]:
+        for c, k in enumerate(pile):
+            counts[c] += k
+    for c in known.values["picked_up"]:
+        counts[c] += 1
+    return counts
+
+
 VIEW_FIELDS: tuple[ViewField, ...] = (
     core("hand", CardList(NUM_KINDS, _decks), "copies of each card in the observer's hand"),
     ViewField("pile_tops", "pile_card", "each pile's top card (null: an empty space, after a "
@@ -478,7 +491,8 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
         "penalty is `to_play`, `turn` while another is, else `end`); during `pile hand` one "
         "`pile_hand` frame for the pile without a top", _agenda_default),
         required_while=_in_phases("suit", "knock")),
-)
+) + memory_fields("jokers_of_death", cards=NUM_KINDS, copies=_decks, suits=4, known=True,
+                  table=_face_up)
 
 
 # ------------------------------------------------------------------ the engine
@@ -501,12 +515,14 @@ class JokersOfDeathGame(TableEngine):
     event_kinds = declare_events(CORE_EVENTS, pick(
         PILE_GAME_EVENTS, "deal", "draw", "suit", "skip", "hand_over", "score"), (
         EventKind("starter", "the card turned up to start a pile; arg: the pile",
-                  "Pile {number} starts with {card}.", player=False, card=True, arg="pile"),
+                  "Pile {number} starts with {card}.", player=False, card=True, arg="pile",
+                  flow=("stock", "table")),
         EventKind("starter_to_bottom", "a card turned up for a pile goes under the stock; "
                   "arg: the pile", "Turned up for pile {number}, {card} goes under the stock.",
                   player=False, card=True, arg="pile"),
         EventKind("play", "a card played on a pile; arg: the pile",
-                  "Pile {number}: {player} plays {card}.", card=True, arg="pile"),
+                  "Pile {number}: {player} plays {card}.", card=True, arg="pile",
+                  flow=("hand", "table")),
         EventKind("penalty", "the card played makes the next player answer or take cards; "
                   "arg: how many", "The next player must answer it or take {arg} cards.",
                   arg="count"),
@@ -527,7 +543,11 @@ class JokersOfDeathGame(TableEngine):
                   "The 3 of Diamonds: every hand passes to the next player."),
         EventKind("give", "a card passed on in a hand switch (seen by its giver only); arg: "
                   "the seat it goes to", "{player} passes {card} on to {target}.", card=True,
-                  arg="seat", visibility="player"),
+                  arg="seat", visibility="player", flow=("hand", "hand:arg"), seen_only=True),
+        EventKind("hands_pass", "in a hand switch every hand goes to the next seat; arg: the "
+                  "direction of play (what each seat knew of a hand it now knows of the next "
+                  "seat's)", "Every hand goes to the next player, {direction}.", player=False,
+                  arg="direction", passes_hands=True),
         EventKind("recycle", "every pile has an Ace on top: cards go back into the stock; "
                   "arg: how many", "Every pile has an Ace on top: {arg} cards go back into "
                   "the stock.", player=False, arg="count"),
@@ -545,6 +565,9 @@ class JokersOfDeathGame(TableEngine):
         EventKind("pile_penalty", "the player cannot play out the picked-up pile; arg: its "
                   "points", "{player} cannot play out the pile: its {arg} points are a "
                   "penalty.", arg="int"),
+        EventKind("left_over", "a card of the picked-up pile its player could not play out "
+                  "goes into its hand, seen by everyone", "{card} goes into the hand of "
+                  "{player}.", card=True, flow=("table", "hand")),
     ))
 
     config: JokersOfDeathConfig
@@ -836,6 +859,7 @@ class JokersOfDeathGame(TableEngine):
         for q in range(n):
             hands[self.next_seat(q)] = s.hands[q]
         self.log_event("switch", p, NO_CARD, -1)
+        self.log_event("hands_pass", -1, NO_CARD, s.direction)
         for q in range(n):  # each seat saw the hand it passed on (search agents remember it)
             for c in sorted(s.hands[q]):
                 self.log_event("give", q, c, self.next_seat(q))
@@ -909,7 +933,7 @@ class JokersOfDeathGame(TableEngine):
             points = 0
             points = self.points(s.zones[p])
             for c in list(s.zones[p]):
-                self.move((ZONE, p), ("hand", p), c)
+                self.move((ZONE, p), ("hand", p), c, "left_over", p)
             s.penalties[p] += points
             s.knocked[p] = 0
             self.log_event("pile_penalty", p, NO_CARD, points)

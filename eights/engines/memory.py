@@ -14,7 +14,11 @@ each seat's new events as the log grows) and the protocol's reader (over the
 Cards move by their event kind's declared flow (:attr:`EventKind.flow
 <eights.engines.events.EventKind.flow>`): ``(from, to)`` between the event
 player's hand, the hand of the seat in its ``arg``, the stock and the face-up
-table. A ``deal`` starts a new hand and forgets the last one's. The state is
+table. A kind declared ``new_hand`` (a ``deal``, Baby Eating Eights' ``redeal``) starts
+a new hand and forgets the last one's; ``seen_only`` flows are folded only where their
+card is seen (the seat's echo of a move another event logs for everyone),
+``passes_hands`` moves what is known of each hand to the next seat's (a hand switch), and
+``shows`` makes a card known in a hand without moving it (a look at a hand). The state is
 a small dataclass of per-seat counts (:class:`Memory`); :func:`remember`
 folds one event into it, :func:`fold` a whole history into a new one.
 """
@@ -34,8 +38,6 @@ from .fields import ViewField
 
 #: the most copies a count holds (one byte; the protocol's card counts go to 255 too)
 COUNT_MAX = 255
-#: the event kind that starts a new hand: what was remembered of the last one is dropped
-NEW_HAND = "deal"
 
 
 @dataclasses.dataclass(slots=True)
@@ -88,16 +90,35 @@ def _leaves(memory: Memory, seat: int, card: int) -> None:
         memory.known[seat] = bytearray(k - 1 if k else 0 for k in known)
 
 
+def _pass_hands(memory: Memory, direction: int) -> None:
+    """Every hand passes to the next seat in ``direction``: what was known in seat ``q``'s
+    hand is known in the next seat's (the observer's own entry stays empty: the hand it
+    passed on is known through its own ``seen_only`` events, the one it got is its hand)."""
+    n = len(memory.known)
+    moved = [bytearray(len(memory.known[0])) for _ in range(n)]
+    for q in range(n):
+        moved[(q + direction) % n] = memory.known[q]
+    moved[memory.seat] = bytearray(len(memory.known[0]))
+    memory.known = moved
+
+
 def remember(memory: Memory, event: Sequence, kind: EventKind) -> None:
     """Fold one event of the observer's history (as the observer saw it) into ``memory``."""
-    name, player, card, arg = event
-    if name == NEW_HAND:
+    _, player, card, arg = event
+    if kind.new_hand:
         _forget(memory)
         return
     if kind.arg == "suit" and player >= 0 and arg >= 0:
         memory.named[player][arg] += 1
+    if kind.passes_hands:
+        _pass_hands(memory, arg)
+        return
+    if kind.shows:
+        if card != NO_CARD and 0 <= arg != memory.seat and not memory.known[arg][card]:
+            memory.known[arg][card] = 1
+        return
     flow = kind.flow
-    if flow is None:
+    if flow is None or (kind.seen_only and card == NO_CARD):
         return
     src, dst = flow
     giver = player if src == "hand" else arg if src == "hand:arg" else -1
@@ -200,7 +221,8 @@ def _defaults(variant: str, table: Callable[[Any], Sequence[int]]) -> dict[str, 
 
 
 def memory_fields(variant: str, *, cards: int, copies: Any, suits: int, known: bool,
-                  table: Callable[[Any], Sequence[int]]) -> tuple[ViewField, ...]:
+                  table: Callable[[Any], Sequence[int]], rename: Mapping[str, str] | None = None,
+                  ) -> tuple[ViewField, ...]:
     """The view fields of what a seat remembers (the public history), encoded from
     observation version :data:`MEMORY_SINCE` on.
 
@@ -208,22 +230,26 @@ def memory_fields(variant: str, *, cards: int, copies: Any, suits: int, known: b
     number or a function of the config) the copies of each card in play; ``known``: the
     variant can show a seat cards in another hand (a swap, a Trade, a picked-up pile), so
     the view has ``known_cards``; ``table(known)`` the face-up cards' copies in a
-    protocol view (what ``unseen_cards``' default leaves out of the deck).
+    protocol view (what ``unseen_cards``' default leaves out of the deck); ``rename``
+    maps a feature name here (``played``, ``named``...) to the one to use where the variant
+    has a feature of that name already (Crazier Eights' ``played``: a card played this turn).
     """
+    names = {"played": "played", "named": "named", "drawn_since": "drawn_since",
+             "known": "known", "unseen": "unseen", **(rename or {})}
     rules = _defaults(variant, table)
     cards_per_seat = PerSeat(CardCounts(cards, copies), others=True)
     fields = [
         ViewField("played_cards", "seat_card_counts", "per seat: the cards it played face up "
                   "this hand and their copies",
                   lambda g, seat: tuple(map(bytes, g.memory(seat).played)), cards_per_seat,
-                  feature="played", default=rules["played_cards"], since=MEMORY_SINCE),
+                  feature=names["played"], default=rules["played_cards"], since=MEMORY_SINCE),
         ViewField("named_suits", "seat_suit_counts", "per seat: how often it named each suit "
                   "this hand", lambda g, seat: tuple(map(tuple, g.memory(seat).named)),
-                  PerSeat(Counts(suits, _NAMED_SCALE), others=True), feature="named",
+                  PerSeat(Counts(suits, _NAMED_SCALE), others=True), feature=names["named"],
                   default=rules["named_suits"], since=MEMORY_SINCE),
         ViewField("drawn_since_play", "counts", "per seat: cards it drew since it last played "
                   "one", lambda g, seat: tuple(g.memory(seat).drawn),
-                  PerSeat(Scaled(_DRAWN_SCALE), others=True), feature="drawn_since",
+                  PerSeat(Scaled(_DRAWN_SCALE), others=True), feature=names["drawn_since"],
                   default=rules["drawn_since_play"], since=MEMORY_SINCE),
     ]
     if known:
@@ -231,10 +257,10 @@ def memory_fields(variant: str, *, cards: int, copies: Any, suits: int, known: b
             "known_cards", "seat_card_counts", "per seat: cards this seat saw go into its "
             "hand and not leave it since (its own: none)",
             lambda g, seat: tuple(map(bytes, g.memory(seat).known)), cards_per_seat,
-            feature="known", default=rules["known_cards"], since=MEMORY_SINCE))
+            feature=names["known"], default=rules["known_cards"], since=MEMORY_SINCE))
     fields.append(ViewField(
         "unseen_cards", "unseen_counts", "the cards whose place this seat does not know (the "
         "other hands and the stock, less the cards known there) and their copies",
-        lambda g, seat: g.unseen(seat), CardCounts(cards, copies), feature="unseen",
+        lambda g, seat: g.unseen(seat), CardCounts(cards, copies), feature=names["unseen"],
         default=rules["unseen_cards"], since=MEMORY_SINCE))
     return tuple(fields)

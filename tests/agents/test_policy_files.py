@@ -324,7 +324,7 @@ def crazier_model(tmp_path: pathlib.Path, **options) -> pathlib.Path:
     from eights.engines import engine_class
 
     cls = engine_class("crazier_eights")
-    size = cls.encoder(cls.Config(num_players=2)).size
+    size = cls.encoder(cls.Config(num_players=2), 1).size  # (no observation_version: v1)
     meta = {"variant": "crazier_eights", "activation": "tanh", "layers": 2,
             "observation_size": size, "config": {"num_players": 2, **options}}
     return write_npz(tmp_path / "crazier.npz", meta, layers_of(size, 8, len(cls.actions)))

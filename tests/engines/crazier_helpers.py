@@ -10,6 +10,7 @@ from collections import Counter
 
 from eights.engines.crazier_eights import CrazierEightsGame
 from tests.conftest import all_cards
+from tests.engines.replay_corpus import MEMORY_ONLY_EVENTS
 
 G = CrazierEightsGame
 CS = G.cardset
@@ -51,9 +52,13 @@ def discard_pile(game: CrazierEightsGame) -> str:
 
 
 def events(game: CrazierEightsGame, start: int = 0, *kinds: str) -> list[tuple]:
-    """Events from ``start`` on (only ``kinds`` if given), cards as text ('' for none)."""
+    """Events from ``start`` on (only ``kinds`` if given), cards as text ('' for none). Left
+    out unless asked for: the kinds that re-tell a move for a seat's memory (the cards a
+    look or a reveal shows in a hand, a losing hand's cards one by one); tests/engines/
+    test_memory.py pins those."""
     return [(e.kind, e.player, CS.text(e.card) if e.card >= 0 else "", e.arg)
-            for e in game.events[start:] if not kinds or e.kind in kinds]
+            for e in game.events[start:]
+            if e.kind in kinds or (not kinds and e.kind not in MEMORY_ONLY_EVENTS)]
 
 
 def conserved(game: CrazierEightsGame) -> bool:

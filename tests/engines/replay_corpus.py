@@ -95,6 +95,12 @@ def choose(texts: Sequence[str], rng: random.Random) -> str:
     return texts[rng.randrange(len(texts))]
 
 
+#: event kinds logged since the corpus was recorded that only re-tell, for what a seat
+#: remembers (the v2 public history), a move the recorded events and decisions already fix:
+#: left out of the hashed text, so the recorded games still check every other event
+MEMORY_ONLY_EVENTS = frozenset({"hands_pass", "left_over", "sees", "returned"})
+
+
 def event_line(kind: str, player: int, card: int, arg: Any) -> str:
     """One referee event as text; card texts, not ids, so a renumbering would not matter."""
     shown = card_text(card) if card >= 0 else "-"
@@ -134,7 +140,8 @@ def transcript(config: str, index: int) -> tuple[list[str], str]:
     lines: list[str] = []
     try:
         game = play(config, index, lines)
-        lines.extend(event_line(*event) for event in game.events)
+        lines.extend(event_line(*event) for event in game.events
+                     if event[0] not in MEMORY_ONLY_EVENTS)
         lines.append(end_line(game))
     except Exception as err:
         lines.append(f"ERROR {type(err).__name__}: {err}\n")

@@ -893,6 +893,8 @@ def test_the_abilities_of_a_player_who_has_left_do_not_take_effect(tmp_path):
     start = step(game, "target 1")
     assert events_from(game, start) == [("chosen", 0, "", 1), ("loses", 1, "", 12),
                                         ("draw", 0, "AO", -1)]
+    assert events_from(game, start, "returned") == [  # face up, each: every seat saw it
+        ("returned", 1, c, -1) for c in sorted(twelve.split(), key=game.cardset.parse)]
     assert game.state.out == [0, 1, 0] and zones(game) == ["KP", "", ""]
     assert pile(game).endswith("7G") and "6P" in pile(game) and conserved(game)
     game.restore(snap)

@@ -157,6 +157,17 @@ def test_a_bad_flow_is_refused_naming_what_is_allowed(flow, arg, error):
         EventKind("x", "doc", "{player} x.", card=True, arg=arg, flow=flow)
 
 
+@pytest.mark.parametrize("declared, error", [
+    ({"flow": ("hand", "table"), "seen_only": True}, "seen_only is for a card only its player"),
+    ({"seen_only": True, "visibility": "player"}, "seen_only is for a kind with a flow"),
+    ({"passes_hands": True, "arg": "seat"}, "passes_hands needs a direction arg"),
+    ({"shows": True, "arg": "count"}, "shows needs a player, a card and a seat arg"),
+])
+def test_a_memory_effect_without_what_it_reads_is_refused(declared, error):
+    with pytest.raises(ValueError, match=error):
+        EventKind("x", "doc", "{player} x.", card=True, **declared)
+
+
 def test_a_determinized_engine_remembers_what_the_view_remembers():
     """Search and the protocol's consistency check deal a position from a view: the seat's
     memory comes with it, so the dealt position's view shows the same public history."""
@@ -168,3 +179,144 @@ def test_a_determinized_engine_remembers_what_the_view_remembers():
     dealt = type(game).determinize(view, random.Random(0)).view(view.seat)
     for name in ("played_cards", "named_suits", "drawn_since_play", "unseen_cards"):
         assert getattr(dealt, name) == getattr(view, name), name
+
+
+def _play_until(variant: str, found, seeds=range(40), **config):
+    """The first seeded random game (and its events' index) where ``found(game, start)``
+    holds right after a step; ``start`` is where that step's events begin."""
+    for seed in seeds:
+        game = make_game(variant, seed=seed, **config)
+        rng = random.Random(seed)
+        while not game.game_over:
+            start = len(game.events)
+            game.step(rng.choice(game.legal_actions()))
+            if found(game, start):
+                return game, start
+    raise AssertionError(f"{variant}: no game of the seeds reached the scenario")
+
+
+def _events_of(game, start: int, kind: str) -> list:
+    return [e for e in game.events[start:] if e.kind == kind]
+
+
+def test_a_sevens_swap_is_known_to_both_its_seats_and_to_nobody_else():
+    """Baby Eating Eights' Seven: each of the two seats saw the card it lost, so it knows it
+    in the other's hand (if still there); a third seat knows neither."""
+    game, start = _play_until(
+        "baby_eating_eights", lambda g, i: bool(_events_of(g, i, "swap")), num_players=3)
+    swap = _events_of(game, start, "swap")[0]
+    p, t = swap.player, swap.arg
+    gave = next(e.card for e in _events_of(game, start, "give") if e.player == p)
+    got = next(e.card for e in _events_of(game, start, "give") if e.player == t)
+    assert game.memory(p).known[t][gave] >= 1
+    assert game.memory(t).known[p][got] >= 1
+    third = next(q for q in range(3) if q not in (p, t))
+    assert not any(game.memory(third).known[p]) and not any(game.memory(third).known[t])
+
+
+def test_a_redeal_starts_a_new_hand_for_the_memory():
+    """The King of Hearts redeals every card: nothing of the last deal is remembered."""
+    game, _ = _play_until(
+        "baby_eating_eights", lambda g, i: bool(_events_of(g, i, "redeal")), num_players=2)
+    redeal = len(game.events) - 1 - [e.kind for e in game.events][::-1].index("redeal")
+    after = game.events[redeal + 1:]
+    for seat in range(2):
+        memory = game.memory(seat)
+        played = Counter(e.card for e in after if e.kind == "play" and e.player != seat)
+        assert sum(map(sum, memory.played)) == sum(
+            1 for e in after if e.kind in ("play", "bottom"))
+        assert all(memory.played[1 - seat][c] == k for c, k in played.items())
+
+
+def test_a_picked_up_pile_left_over_is_known_in_its_players_hand_to_every_seat():
+    """Jokers of Death's Free Discard Pile: the cards of a picked-up pile its player could
+    not play out go into its hand face up, so every other seat knows them there."""
+    game, start = _play_until(
+        "jokers_of_death", lambda g, i: bool(_events_of(g, i, "left_over")),
+        num_players=3, free_discard_pile=True)
+    left = _events_of(game, start, "left_over")
+    p = left[0].player
+    cards = Counter(e.card for e in left)
+    for seat in range(3):
+        if seat != p:
+            known = Counter({c: k for c, k in enumerate(game.memory(seat).known[p]) if k})
+            assert not cards - known, (seat, cards, known)
+
+
+def test_a_hand_switch_moves_what_each_seat_knows_to_the_next_hand():
+    """Jokers of Death's 3 of Diamonds: each seat knows the hand it passed on in the next
+    seat's hand, and only that."""
+    game, start = _play_until(
+        "jokers_of_death", lambda g, i: bool(_events_of(g, i, "hands_pass")),
+        num_players=3, hand_switching=True)
+    gives = [e for e in game.events[start:] if e.kind == "give"]
+    for seat in range(3):
+        passed = Counter(e.card for e in gives if e.player == seat)
+        nxt = gives[[e.player for e in gives].index(seat)].arg
+        known = Counter({c: k for c, k in enumerate(game.memory(seat).known[nxt]) if k})
+        assert known == passed - (passed - Counter(game.state.hands[nxt]))
+        assert not any(game.memory(seat).known[3 - seat - nxt])
+
+
+def test_a_look_at_a_hand_is_known_to_the_looker_and_to_nobody_else():
+    """Crazier Eights' Trade: its player looks at the target's hand, so it knows every card
+    there (less the one it takes); the other seats see only that it looked."""
+    game, start = _play_until(
+        "crazier_eights", lambda g, i: bool(_events_of(g, i, "looks_at_hand")), num_players=3)
+    look = _events_of(game, start, "looks_at_hand")[0]
+    p, q = look.player, look.arg
+    seen = Counter(e.card for e in _events_of(game, start, "sees") if e.player == p)
+    assert seen, "the look logs the cards seen"
+    known = Counter({c: k for c, k in enumerate(game.memory(p).known[q]) if k})
+    assert known == seen & Counter(game.state.hands[q])
+    third = 3 - p - q
+    shown = [e for e in game.view(third).history()[start:] if e.kind == "sees"]
+    assert shown and all(e.card == NO_CARD for e in shown if e.player != third)
+
+
+def test_a_card_seen_on_the_draw_pile_is_known_in_its_drawers_hand():
+    """A card a seat saw on top of the draw pile (a look, a reveal) and another seat then
+    drew is known in that seat's hand."""
+    def drawn_seen(g, i):
+        return any(e.kind == "sees" and e.arg == d.player for e in g.events[i:]
+                   for d in g.events[i:] if d.kind == "draw")
+
+    game, start = _play_until("crazier_eights", drawn_seen, num_players=3)
+    sees = next(e for e in _events_of(game, start, "sees")
+                if any(d.kind == "draw" and d.player == e.arg for d in game.events[start:]))
+    if sees.card in game.state.hands[sees.arg]:
+        assert game.memory(sees.player).known[sees.arg][sees.card]
+
+
+KNOWS = {"baby_eating_eights": {"num_players": 3},
+         "jokers_of_death": {"num_players": 3, "hand_switching": True},
+         "crazier_eights": {"num_players": 3}}
+
+
+@pytest.mark.parametrize("variant", sorted(KNOWS))
+def test_a_determinized_engine_deals_the_cards_its_memory_knows_into_their_hands(variant):
+    """A dealt engine starts from the view's memory, so its hands hold what that memory
+    knows in them (else its unseen counts would not be the dealt hidden pool)."""
+    def knows(g, _):
+        return not g.game_over and any(any(k) for k in g.memory(g.current_player).known)
+
+    game, _ = _play_until(variant, knows, **KNOWS[variant])
+    view = game.view(game.current_player)
+    for seed in range(5):
+        dealt = type(game).determinize(view, random.Random(seed))
+        for q, counts in enumerate(view.known_cards):
+            assert not Counter({c: k for c, k in enumerate(counts) if k}) - Counter(
+                dealt.state.hands[q])
+        assert dealt.view(view.seat).unseen_cards == view.unseen_cards
+
+
+def test_a_feature_name_taken_twice_is_refused_naming_the_field():
+    """Crazier Eights has a ``played`` feature of its own: the memory's must not shadow it
+    (its docs table and layout look features up by name)."""
+    from eights.engines.encoding import Encoder, Flag
+    from eights.engines.fields import ViewField
+
+    fields = [ViewField("a", "bool", "a", "True", Flag(), feature="played"),
+              ViewField("b", "bool", "b", "True", Flag(), feature="played")]
+    with pytest.raises(ValueError, match="feature name 'played' is taken"):
+        Encoder(fields, make_game("crazy_eights").config)

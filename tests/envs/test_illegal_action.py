@@ -139,7 +139,7 @@ def test_env_options_stay_out_of_the_game_config() -> None:
 def test_make_env_is_the_variant_modules_env() -> None:
     env = make_env("baby_eating_eights", num_players=4, render_mode="ansi")
     assert type(env) is env_module("baby_eating_eights").raw_env
-    assert env.metadata["name"] == "baby_eating_eights_v1"
+    assert env.metadata["name"] == "baby_eating_eights_v2"
     assert env.render_mode == "ansi" and len(env.possible_agents) == 4
     with pytest.raises(ConfigError, match="variant 'uno' is not known; the variants are "
                                           "crazy_eights, livery_eights, baby_eating_eights"):

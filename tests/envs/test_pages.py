@@ -92,7 +92,7 @@ def test_a_stale_shared_page_is_reported_and_rewritten(tmp_path, capsys):
         shutil.copy(ROOT / shared, tmp_path / shared)
     training = tmp_path / "docs" / "training.md"
     fresh = (ROOT / "docs" / "training.md").read_text()
-    training.write_text(fresh.replace("| `crazier_eights` | `eights/CrazierEights-v1`", "| x"))
+    training.write_text(fresh.replace("| `crazier_eights` | `eights/CrazierEights-v2`", "| x"))
     assert pages.main(["--root", str(tmp_path), "--check"]) == 1
     assert "training.md: out of date: gym-ids" in " ".join(capsys.readouterr().out.split())
     assert pages.main(["--root", str(tmp_path)]) == 0

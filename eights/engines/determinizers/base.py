@@ -74,6 +74,23 @@ def placeable(placed: Iterable[tuple[int, int]], hidden: Iterable[int],
     return tuple(kept)
 
 
+def with_memory(constraints: DealConstraints, view: Any) -> DealConstraints:
+    """``constraints`` with the cards the view's memory knows in other hands placed too
+    (``known_cards``, the v2 public history): a dealt engine remembers what the view does
+    (``remember_view``), so its hands must hold what that memory says they hold. Copies the
+    variant's own reading placed already are not placed twice."""
+    known = getattr(view, "known_cards", None)
+    if not known:
+        return constraints
+    have = Counter(constraints.placed)
+    extra = [(card, q) for q, counts in enumerate(known) for card, k in enumerate(counts)
+             for _ in range(max(0, k - have[card, q]))]
+    if not extra:
+        return constraints
+    return dataclasses.replace(constraints, placed=placeable(
+        [*constraints.placed, *extra], constraints.hidden, constraints.hand_sizes))
+
+
 class Determinizer:
     """Deals positions consistent with one seat's view onto one engine.
 
@@ -90,7 +107,7 @@ class Determinizer:
         #: read public draws as "could not play" (see ``Engine.determinize``)
         self.infer_from_draws = infer_from_draws
         #: what every deal respects; reading it refuses a view that does not fit the deck
-        self.constraints = self.read_constraints()
+        self.constraints = with_memory(self.read_constraints(), view)
 
     @classmethod
     def determinize(cls, engine_class: type[TableEngine], view: Any, rng: random.Random,
