@@ -676,6 +676,14 @@ class Engine:
         raise NotImplementedError(f"{cls.variant}: determinize is not implemented")
 
     @classmethod
+    def check_belief(cls, belief: str | None) -> None:
+        """Refuse (``ValueError``) a ``belief`` that :meth:`determinize` does not take here;
+        an engine that deals no positions takes none but ``None``."""
+        if belief is not None:
+            raise ValueError(f"{cls.variant}: belief={belief!r} is not allowed; this engine "
+                             f"deals no positions to weight")
+
+    @classmethod
     def replay(cls, record: GameRecord) -> Engine:
         """A new engine that has played ``record``'s decisions from its start."""
         if record.variant != cls.variant:
