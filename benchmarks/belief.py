@@ -24,9 +24,9 @@ the seat holds the card. Two figures per method:
 Methods: ``uniform`` (every consistent deal alike: ``infer_from_draws`` off),
 ``infer`` (an opponent who drew holds no card it could have played then:
 what ISMCTS uses by default) and, where the variant's deals read one,
-``belief`` (``infer`` with ``belief="voids"``: of 32 candidate deals, one
-drawn in proportion to how little it breaks what every draw, pass and named
-suit of the hand says; :mod:`eights.engines.determinizers.belief`).
+``belief`` (``infer`` with ``belief="voids"``: a deal drawn in proportion to
+how little it breaks what every draw, pass and named suit of the hand says,
+from up to 32 candidates; :mod:`eights.engines.determinizers.belief`).
 
 The deals are seeded from ``--seed``; the games from seed 9,000,000 on, a
 range no training, evaluation or documented figure uses.

@@ -172,7 +172,7 @@ def broken(variant: str, belief: str | None, deals: int = 8) -> tuple[int, int]:
 
 def test_belief_deals_follow_the_voids_uniform_ones_do_not() -> None:
     """Crazy Eights: an opponent that drew and has drawn nothing since is dealt a card that
-    fitted then in most uniform deals, and (soft evidence, 32 candidates) in few weighted."""
+    fitted then in most uniform deals, and (soft evidence, up to 32 candidates) in few weighted."""
     uniform_bad, total = broken("crazy_eights", None)
     voids_bad, _ = broken("crazy_eights", "voids")
     assert total >= 40

@@ -115,7 +115,7 @@ class Determinizer:
         empty: its past is not needed to play on.
 
         ``belief`` (one of :attr:`beliefs`; ``None`` or ``"uniform"``: every consistent
-        deal alike) deals ``candidates`` positions and keeps one in proportion to its
+        deal alike) deals up to ``candidates`` positions and keeps one in proportion to its
         weight under the evidence of the seat's history (:meth:`deal_weighted`).
         """
         variant = engine_class.variant
@@ -151,12 +151,16 @@ class Determinizer:
 
     def deal_weighted(self, rng: random.Random, evidence: Sequence[Evidence],
                       candidates: int) -> TableEngine:
-        """Importance resampling: deal ``candidates`` positions (:meth:`deal_asking`) and put
-        one on :attr:`engine`, drawn in proportion to its :meth:`weight`.
+        """Put on :attr:`engine` a deal drawn in proportion to its :meth:`weight` (at most 1),
+        dealing at most ``candidates`` positions (:meth:`deal_asking`).
 
-        One pass (weighted reservoir sampling): candidate ``i`` replaces the kept one with
-        probability ``w_i / (w_1 + ... + w_i)``, so only a replacing candidate is copied.
-        With no evidence every weight is 1 and the last deal stands, as in a uniform deal.
+        Rejection sampling: each candidate is kept with probability its weight, which draws
+        exactly from the weighted deals and stops at the first deal that fits the evidence
+        (most do, so a belief costs a few deals, not ``candidates``: a deal costs about as
+        much as the search's playout step it feeds). When every candidate is refused, one
+        of them is drawn in proportion to its weight (importance resampling, one pass:
+        candidate ``i`` replaces the kept one with probability ``w_i / (w_1 + ... + w_i)``,
+        so only a replacing candidate is copied).
         """
         if candidates < 1:
             raise ValueError(f"{self.engine.variant}: candidates={candidates} is not allowed; "
@@ -167,6 +171,8 @@ class Determinizer:
         total = 0.0
         for _ in range(candidates):
             w = self.weight(self.deal_asking(rng), evidence)
+            if rng.random() < w:
+                return self.engine
             total += w
             if kept is None or (w > 0 and rng.random() * total < w):
                 kept = self.engine.state.copy()

@@ -4,10 +4,11 @@ A :class:`~eights.engines.determinizers.base.Determinizer` deals the hidden
 cards uniformly among the deals its hard constraints allow. A player at a real
 table knows more: an opponent who drew on hearts held no heart then, one who
 named spades after an 8 likely held most spades. A belief turns such public
-evidence into a weight per candidate deal, and ``Engine.determinize(view, rng,
-belief=...)`` draws one of :data:`CANDIDATES` candidates in proportion to its
-weight (importance resampling: every hard constraint still holds, since every
-candidate comes from the determinizer).
+evidence into a weight per candidate deal (at most 1), and
+``Engine.determinize(view, rng, belief=...)`` draws a deal in proportion to its
+weight: rejection sampling over at most :data:`CANDIDATES` candidates, then
+importance resampling among them if none was kept. Every hard constraint still
+holds, since every candidate comes from the determinizer.
 
 The evidence is data, read once per view by small pure functions over a seat's
 history: :func:`void_evidence` (:class:`AtMost`: a seat that drew or passed
@@ -31,8 +32,9 @@ from ...cards import RANK, SUIT
 #: as without a belief) and ``voids`` (the evidence of :func:`void_evidence` and
 #: :func:`named_evidence`, for the variants whose determinizer reads it)
 BELIEFS = ("uniform", "voids")
-#: candidate deals a belief weighs for each deal it returns: more follow the evidence more
-#: closely (a deal that breaks it is kept only when most candidates do) at a cost linear in it
+#: the most candidate deals a belief weighs for each deal it returns: more follow the evidence
+#: more closely where few deals fit it, at a cost linear in it there (elsewhere the first deal
+#: that fits is kept)
 CANDIDATES = 32
 #: the weight of one broken void: a seat holding one card more of the cards it did not play
 #: on (when it drew) than it could have drawn since
