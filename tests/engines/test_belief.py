@@ -64,6 +64,12 @@ def test_forced_draws_are_no_evidence_but_count_as_later_draws() -> None:
     assert void.most == 2
 
 
+def test_a_reshuffle_inside_forced_draws_does_not_end_them() -> None:
+    king = [ev("deal", 0, arg=0), ev("starter", card="5H"), ev("play", 0, "KH"),
+            ev("draw", 1), ev("reshuffle", arg=30), ev("draw", 1), ev("skip", 1, arg=2)]
+    assert b.void_evidence(king, 0, fits) == []
+
+
 def test_a_pass_without_a_draw_is_evidence_after_a_draw_it_is_not() -> None:
     stuck = [ev("deal", 0, arg=0), ev("starter", card="5H"), ev("play", 0, "7S"),
              ev("pass", 1)]

@@ -82,20 +82,25 @@ def current_hand(events: Sequence[Sequence]) -> list[Sequence]:
 
 
 def _draws_closed(events: Sequence[Sequence]) -> list[bool]:
-    """Per event, whether it is a draw of a forced run (:data:`FORCED_DRAW_ENDS`)."""
+    """Per event, whether it is a draw of a forced run (:data:`FORCED_DRAW_ENDS`). A run is
+    one seat's draws in a row; a reshuffle of the stock between them does not end it."""
     forced = [False] * len(events)
     i = 0
     while i < len(events):
         if events[i][0] != "draw":
             i += 1
             continue
-        j = i
-        while j < len(events) and events[j][0] == "draw" and events[j][1] == events[i][1]:
+        seat, draws, j = events[i][1], [], i
+        while j < len(events) and (events[j][0] == "reshuffle"
+                                   or (events[j][0] == "draw" and events[j][1] == seat)):
+            if events[j][0] == "draw":
+                draws.append(j)
             j += 1
         end = events[j] if j < len(events) else None
-        if end is not None and end[0] in FORCED_DRAW_ENDS and end[1] == events[i][1] \
-                and end[3] == j - i:
-            forced[i:j] = [True] * (j - i)
+        if end is not None and end[0] in FORCED_DRAW_ENDS and end[1] == seat \
+                and end[3] == len(draws):
+            for k in draws:
+                forced[k] = True
         i = j
     return forced
 
