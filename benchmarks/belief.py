@@ -21,10 +21,12 @@ the seat holds the card. Two figures per method:
   really holds (1.0 would be a perfect read; uniform dealing gives about
   the seat's share of the hidden pool).
 
-Methods: ``uniform`` (every consistent deal alike: ``infer_from_draws`` off)
-and ``infer`` (an opponent who drew holds no card it could have played then:
-what ISMCTS uses by default). A belief that weights deals by an opponent
-model (#27) is measured here against both.
+Methods: ``uniform`` (every consistent deal alike: ``infer_from_draws`` off),
+``infer`` (an opponent who drew holds no card it could have played then:
+what ISMCTS uses by default) and, where the variant's deals read one,
+``belief`` (``infer`` with ``belief="voids"``: a deal drawn in proportion to
+how little it breaks what every draw, pass and named suit of the hand says,
+from up to 32 candidates; :mod:`eights.engines.determinizers.belief`).
 
 The deals are seeded from ``--seed``; the games from seed 9,000,000 on, a
 range no training, evaluation or documented figure uses.
@@ -59,8 +61,12 @@ Method = Callable[[PlayerView, random.Random], Engine]
 def methods(variant: str) -> dict[str, Method]:
     """The determinizers measured for ``variant``, by name."""
     cls = engine_class(variant)
-    return {"uniform": lambda view, rng: cls.determinize(view, rng, False),
-            "infer": lambda view, rng: cls.determinize(view, rng, True)}
+    found: dict[str, Method] = {
+        "uniform": lambda view, rng: cls.determinize(view, rng, False),
+        "infer": lambda view, rng: cls.determinize(view, rng, True)}
+    if "voids" in getattr(cls.determinizer, "beliefs", ()):
+        found["belief"] = lambda view, rng: cls.determinize(view, rng, True, "voids")
+    return found
 
 
 @dataclass

@@ -6,7 +6,10 @@ sets is grown over many iterations; each iteration
 
 1. **determinizes**: asks the engine for a position consistent with the view
    (:meth:`~eights.engines.base.Engine.determinize`: own hand and public
-   state as seen, hidden cards dealt at random);
+   state as seen, hidden cards dealt at random; with ``belief=voids``, in the
+   pile games, drawn in proportion to how well the deal fits what every
+   opponent's draws, passes and named suits of the hand showed:
+   :mod:`eights.engines.determinizers.belief`);
 2. **selects** down the tree with UCB1 using *availability* counts: a child
    is a candidate only if its action is legal in this determinization, and
    its exploration term counts the iterations in which it was available, not
@@ -56,6 +59,7 @@ from ..actions import SUIT_VERBS
 from ..config import ConfigError, GameConfig
 from ..engines import engine_class
 from ..engines.base import Engine, PlayerView
+from ..engines.determinizers.belief import BELIEFS
 from .base import Agent
 from .heuristic import best_suit
 
@@ -86,8 +90,11 @@ class ISMCTSAgent(Agent):
     def __init__(self, seed: int | None = None, *, simulations: int = DEFAULT_SIMULATIONS,
                  time_ms: float | None = None, exploration: float = DEFAULT_EXPLORATION,
                  infer: bool = True, prior: Agent | None = None,
-                 prior_weight: float = DEFAULT_PRIOR_WEIGHT):
+                 prior_weight: float = DEFAULT_PRIOR_WEIGHT, belief: str = "uniform"):
         super().__init__(seed)
+        if belief not in BELIEFS:
+            raise ConfigError(f"ismcts: belief={belief!r} is not allowed; belief is "
+                              f"{SPEC_OPTIONS['belief'][2]}")
         _check("sims", simulations, int, 1)
         if time_ms is not None:
             _check("ms", time_ms, (int, float), 0, strict=True)
@@ -105,6 +112,9 @@ class ISMCTSAgent(Agent):
         #: deal opponents who drew no card they could have played then
         #: (:meth:`Engine.determinize`'s ``infer_from_draws``)
         self.infer = infer
+        #: how the hidden cards are weighted (:data:`~eights.engines.determinizers.belief.BELIEFS`;
+        #: ``None`` for ``uniform``, the determinizer's plain deal)
+        self.belief = None if belief == "uniform" else belief
         #: variant -> what the playout policy knows of each action id
         self._tables: dict[str, _Playout] = {}
 
@@ -136,12 +146,14 @@ class ISMCTSAgent(Agent):
         if self.time_ms is not None:
             deadline = time.perf_counter() + self.time_ms / 1000.0
             while True:
-                self._iterate(root, engine.determinize(view, self.rng, self.infer), table)
+                self._iterate(root, engine.determinize(view, self.rng, self.infer, self.belief),
+                              table)
                 if time.perf_counter() >= deadline:
                     break
         else:
             for _ in range(self.simulations):
-                self._iterate(root, engine.determinize(view, self.rng, self.infer), table)
+                self._iterate(root, engine.determinize(view, self.rng, self.infer, self.belief),
+                              table)
         return root
 
     def _iterate(self, root: _Node, game: Engine, table: _Playout) -> None:
@@ -322,6 +334,9 @@ SPEC_OPTIONS: dict[str, tuple[str, type, str]] = {
     "prior": ("prior", str, "the policy that guides selection: 'policy' (the shipped model for "
                             "the table) or a model (a shipped name or a file); none by default"),
     "cp": ("prior_weight", float, "PUCT's constant with a prior, a number >= 0 (default 2)"),
+    "belief": ("belief", str, f"how opponents' hidden cards are dealt: {' or '.join(BELIEFS)} "
+                              f"(default uniform; voids in crazy_eights and livery_eights only: "
+                              f"deals weighted by the voids their draws, passes and suits show)"),
 }
 
 
@@ -365,7 +380,13 @@ def ismcts_from_spec(arg: str, seed: int | None = None,
             kwargs[name] = bool(kwargs[name])
         if name == "prior":
             kwargs[name] = _prior(str(kwargs[name]), variant, seed)
-    return ISMCTSAgent(seed, **kwargs)  # type: ignore[arg-type]
+    agent = ISMCTSAgent(seed, **kwargs)  # type: ignore[arg-type]
+    if variant is not None:
+        try:
+            engine_class(variant).check_belief(agent.belief)
+        except ValueError as err:
+            raise ConfigError(f"ismcts: {err}") from None
+    return agent
 
 
 def _prior(model: str, variant: str | None, seed: int | None) -> Agent:

@@ -649,7 +649,7 @@ class Engine:
 
     @classmethod
     def determinize(cls, view: PlayerView, rng: random.Random,
-                    infer_from_draws: bool = False) -> Engine:
+                    infer_from_draws: bool = False, belief: str | None = None) -> Engine:
         """A new engine whose position is consistent with ``view``.
 
         The seat's own hand and everything public are as in the view; the
@@ -664,8 +664,24 @@ class Engine:
         then (apart from the card it drew). The rules force this reading where
         a player may only draw when unable to play; elsewhere it is an
         assumption about the opponents.
+
+        ``belief`` weights the consistent deals by what the opponents' play
+        showed (:mod:`eights.engines.determinizers.belief`): ``None`` or
+        ``"uniform"`` deals them alike; ``"voids"`` (the pile games Crazy and
+        Livery Eights) makes a deal less likely the more it breaks what each
+        opponent's draws, passes and named suits over the whole hand say it
+        held. A variant whose deals do not read a belief refuses it
+        (``ValueError``), naming the variants that do.
         """
         raise NotImplementedError(f"{cls.variant}: determinize is not implemented")
+
+    @classmethod
+    def check_belief(cls, belief: str | None) -> None:
+        """Refuse (``ValueError``) a ``belief`` that :meth:`determinize` does not take here;
+        an engine that deals no positions takes none but ``None``."""
+        if belief is not None:
+            raise ValueError(f"{cls.variant}: belief={belief!r} is not allowed; this engine "
+                             f"deals no positions to weight")
 
     @classmethod
     def replay(cls, record: GameRecord) -> Engine:

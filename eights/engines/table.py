@@ -47,6 +47,7 @@ from ..cards import NO_CARD
 from ..config import ConfigError, GameConfig
 from .base import Engine, PlayerView, State
 from .blocks import ActionSpace
+from .determinizers.belief import BELIEFS
 from .encoding import Encoder, latest_version, shared_encoder
 from .fields import ViewField, check_enabling_options, view_class
 from .memory import Memory, new_memory, remember
@@ -638,13 +639,29 @@ class TableEngine(Engine):
     determinizer: ClassVar[type[Determinizer] | None] = None
 
     @classmethod
-    def determinize(cls, view: Any, rng: random.Random,
-                    infer_from_draws: bool = False) -> TableEngine:
+    def determinize(cls, view: Any, rng: random.Random, infer_from_draws: bool = False,
+                    belief: str | None = None) -> TableEngine:
         """A new engine consistent with ``view`` (see :meth:`Engine.determinize`): the
         variant's :attr:`determinizer` deals it (:meth:`Determinizer.determinize`)."""
         if cls.determinizer is None:
             raise NotImplementedError(f"{cls.variant}: determinize is not implemented")
-        return cls.determinizer.determinize(cls, view, rng, infer_from_draws)
+        return cls.determinizer.determinize(cls, view, rng, infer_from_draws, belief)
+
+    @classmethod
+    def check_belief(cls, belief: str | None) -> None:
+        """Refuse a belief this variant's deals do not read (``ValueError`` naming those they
+        do and the variants that read it); ``None`` (no belief) every variant takes."""
+        have = cls.determinizer.beliefs if cls.determinizer is not None else ()
+        if belief is None or belief in have:
+            return
+        from . import VARIANTS, engine_class  # the registry imports this module
+
+        readers = [v for v in VARIANTS if belief in getattr(
+            getattr(engine_class(v), "determinizer", None), "beliefs", ())]
+        where = (f"belief={belief!r} is read in {', '.join(readers)}" if readers else
+                 f"the beliefs are {', '.join(BELIEFS)}")
+        raise ValueError(f"{cls.variant}: belief={belief!r} is not allowed; its deals take "
+                         f"{' or '.join(repr(b) for b in have) or 'none'}; {where}")
 
     # The position interface: all a determinizer does to an engine besides laying piles
     # (:meth:`set_pile`) and asking public rule questions, so no dealing code sets or reads

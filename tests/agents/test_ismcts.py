@@ -12,6 +12,9 @@ from eights.engines.crazy_eights import CrazyEightsGame
 from eights.engines.pile import PileEngine
 from tests.conftest import available_variants, every_option_config, sweep_id
 
+#: the variants whose deals read the ``voids`` belief
+BELIEF_VARIANTS = ("crazy_eights", "livery_eights")
+
 # ------------------------------------------------------------------------ specs
 
 
@@ -69,6 +72,38 @@ def test_plays_only_legal_actions_in_full_games(variant: str, players: int) -> N
             action = seats[game.current_player].act(view)
             assert action in view.legal_actions
             game.step(action)
+
+
+@pytest.mark.parametrize("variant", BELIEF_VARIANTS)
+def test_with_a_belief_plays_only_legal_actions(variant: str) -> None:
+    game = make_game(variant, num_players=3, seed=4)
+    agents = [make_agent("ismcts:sims=12,belief=voids", variant, seed=k) for k in range(3)]
+    for g in range(2):
+        game.reset(seed=g)
+        while not game.game_over:
+            view = game.view(game.current_player)
+            action = agents[game.current_player].act(view)
+            assert action in view.legal_actions
+            game.step(action)
+
+
+def test_a_belief_spec_sets_the_belief_and_uniform_is_no_belief() -> None:
+    assert make_agent("ismcts:sims=5,belief=voids", "crazy_eights").belief == "voids"
+    assert make_agent("ismcts:belief=uniform", "jokers_of_death").belief is None
+    assert make_agent("ismcts", "crazy_eights").belief is None
+
+
+@pytest.mark.parametrize(("spec", "variant", "message"), [
+    ("ismcts:belief=hunch", "crazy_eights",
+     r"ismcts: belief='hunch' is not allowed; belief is how opponents' hidden cards are "
+     r"dealt: uniform or voids"),
+    ("ismcts:belief=voids", "jokers_of_death",
+     r"ismcts: jokers_of_death: belief='voids' is not allowed; its deals take 'uniform'; "
+     r"belief='voids' is read in crazy_eights, livery_eights"),
+])
+def test_bad_belief_options_say_what_is_wrong(spec: str, variant: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        make_agent(spec, variant)
 
 
 SWEEP = every_option_config()
@@ -147,8 +182,10 @@ def swap_hidden(game: PileEngine, seat: int, rng: random.Random) -> None:
             s.hands[p][i], s.stock[j] = s.stock[j], s.hands[p][i]
 
 
-@pytest.mark.parametrize("variant", available_variants())
-def test_the_decision_depends_only_on_the_view(variant: str) -> None:
+@pytest.mark.parametrize(("variant", "belief"), [
+    *((v, "uniform") for v in available_variants()),
+    *((v, "voids") for v in BELIEF_VARIANTS)])
+def test_the_decision_depends_only_on_the_view(variant: str, belief: str) -> None:
     """Two games that differ only in cards hidden from the seat get the same decision."""
     rng = random.Random(5)
     checked = 0
@@ -169,8 +206,8 @@ def test_the_decision_depends_only_on_the_view(variant: str) -> None:
         assert other.state.hands != game.state.hands or other.state.stock != game.state.stock
         view_a, view_b = game.view(seat), other.view(seat)
         assert view_a == view_b
-        a = ISMCTSAgent(seed=g, simulations=40)
-        b = ISMCTSAgent(seed=g, simulations=40)
+        a = ISMCTSAgent(seed=g, simulations=40, belief=belief)
+        b = ISMCTSAgent(seed=g, simulations=40, belief=belief)
         assert a.act(view_a) == b.act(view_b)
         assert a.rng.getstate() == b.rng.getstate()  # the whole search was the same
         checked += 1

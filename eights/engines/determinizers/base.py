@@ -18,11 +18,13 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .belief import CANDIDATES, Evidence
 
 if TYPE_CHECKING:
-    from ..table import TableEngine
+    from ..table import TableEngine, TableState
 
 #: deals :meth:`Determinizer.determinize` tries to give another seat to act a real choice
 DEAL_TRIES = 50
@@ -101,6 +103,12 @@ class Determinizer:
     :class:`~eights.engines.table.TableEngine`) and its public rule queries.
     """
 
+    #: the beliefs (:data:`~.belief.BELIEFS`) this variant's deals can be weighted by; a
+    #: variant that reads the evidence of its history (:meth:`evidence`) adds its own
+    beliefs: ClassVar[tuple[str, ...]] = ("uniform",)
+    #: view -> its evidence, for the last view read: a search deals from one view many times
+    _evidence_cache: ClassVar[dict[str, tuple[Any, tuple[Evidence, ...]]]] = {}
+
     def __init__(self, engine: TableEngine, view: Any, infer_from_draws: bool = False) -> None:
         self.engine = engine
         self.view = view
@@ -111,7 +119,8 @@ class Determinizer:
 
     @classmethod
     def determinize(cls, engine_class: type[TableEngine], view: Any, rng: random.Random,
-                    infer_from_draws: bool = False) -> TableEngine:
+                    infer_from_draws: bool = False, belief: str | None = None,
+                    candidates: int = CANDIDATES) -> TableEngine:
         """A new ``engine_class`` engine consistent with ``view`` (``Engine.determinize``).
 
         When another seat is to act, the engine asked it a real question (two or more
@@ -121,6 +130,10 @@ class Determinizer:
         itself is to act its own hand fixes its choices, and the new engine's legal
         actions must equal the view's. The new engine's event log and decisions start
         empty: its past is not needed to play on.
+
+        ``belief`` (one of :attr:`beliefs`; ``None`` or ``"uniform"``: every consistent
+        deal alike) deals up to ``candidates`` positions and keeps one in proportion to its
+        weight under the evidence of the seat's history (:meth:`deal_weighted`).
         """
         variant = engine_class.variant
         if view.variant != variant:
@@ -128,13 +141,14 @@ class Determinizer:
         if view.game_over:
             raise ValueError(f"{variant}: the game in this view is over; "
                              f"there is nothing to determinize")
+        engine_class.check_belief(belief)
         engine = engine_class.unstarted_at(view.config, rng.getrandbits(63), view.turn)
         engine.remember_view(view)  # the seat's memory of the table goes on from the view's
         dealer = cls(engine, view, infer_from_draws)
-        for _ in range(DEAL_TRIES):
-            dealer.deal(rng)
-            if view.legal_actions or len(engine.open_choices()) > 1:
-                break
+        if belief is None or belief == "uniform":
+            dealer.deal_asking(rng)
+        else:
+            dealer.deal_weighted(rng, dealer.evidence(), candidates)
         engine.settle_position()
         if view.legal_actions and engine.legal_actions() != view.legal_actions:
             raise ValueError(
@@ -142,6 +156,65 @@ class Determinizer:
                 f"{', '.join(engine.legal_texts())} but the view lists "
                 f"{', '.join(engine.actions.texts_of(view.legal_actions))}")
         return engine
+
+    def deal_asking(self, rng: random.Random) -> TableEngine:
+        """Deal until the position asks a real question (see :meth:`determinize`), at most
+        :data:`DEAL_TRIES` times; the last deal stands."""
+        for _ in range(DEAL_TRIES):
+            self.deal(rng)
+            if self.view.legal_actions or len(self.engine.open_choices()) > 1:
+                break
+        return self.engine
+
+    def deal_weighted(self, rng: random.Random, evidence: Sequence[Evidence],
+                      candidates: int) -> TableEngine:
+        """Put on :attr:`engine` a deal drawn in proportion to its :meth:`weight` (at most 1),
+        dealing at most ``candidates`` positions (:meth:`deal_asking`).
+
+        Rejection sampling: each candidate is kept with probability its weight, which draws
+        exactly from the weighted deals and stops at the first deal that fits the evidence
+        (most do, so a belief costs a few deals, not ``candidates``: a deal costs about as
+        much as the search's playout step it feeds). When every candidate is refused, one
+        of them is drawn in proportion to its weight (importance resampling, one pass:
+        candidate ``i`` replaces the kept one with probability ``w_i / (w_1 + ... + w_i)``,
+        so only a replacing candidate is copied).
+        """
+        if candidates < 1:
+            raise ValueError(f"{self.engine.variant}: candidates={candidates} is not allowed; "
+                             f"a belief weighs at least 1 candidate deal")
+        if not evidence:
+            return self.deal_asking(rng)
+        kept: TableState | None = None
+        total = 0.0
+        for _ in range(candidates):
+            w = self.weight(self.deal_asking(rng), evidence)
+            if rng.random() < w:
+                return self.engine
+            total += w
+            if kept is None or (w > 0 and rng.random() * total < w):
+                kept = self.engine.state.copy()
+        assert kept is not None
+        self.engine.set_position(kept)
+        return self.engine
+
+    def evidence(self) -> tuple[Evidence, ...]:
+        """What the seat's history says of the hidden hands (:mod:`.belief`), read once per
+        view (:meth:`read_evidence`; the last view's is kept, as a search asks again)."""
+        key = type(self).__name__
+        cached = self._evidence_cache.get(key)
+        if cached is not None and cached[0] is self.view:
+            return cached[1]
+        found = tuple(self.read_evidence())
+        self._evidence_cache[key] = (self.view, found)
+        return found
+
+    def read_evidence(self) -> Sequence[Evidence]:
+        """The evidence a belief weighs deals by; a variant with beliefs reads its history."""
+        return ()
+
+    def weight(self, engine: TableEngine, evidence: Sequence[Evidence]) -> float:
+        """A dealt candidate's weight under ``evidence`` (1.0: as likely as any)."""
+        return 1.0
 
     def deal(self, rng: random.Random) -> TableEngine:
         """Put one candidate position on :attr:`engine`, replacing the last, and return it.
@@ -186,3 +259,4 @@ class Determinizer:
             dealt[p] += pool[:need]
             del pool[:need]
         return dealt, pool
+

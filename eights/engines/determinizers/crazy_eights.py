@@ -17,6 +17,12 @@ from .pile import PileDeterminizer
 class CrazyEightsDeterminizer(PileDeterminizer):
     """:class:`PileDeterminizer` with the drawn card of an ``after_draw`` frame."""
 
+    beliefs = ("uniform", "voids")
+
+    def drawn_card_may_fit(self) -> bool:
+        """A drawn card that fits is played at once unless the table lets it be kept."""
+        return bool(self.engine.config.may_keep_drawn_card)
+
     def _agenda(self) -> list[Frame]:
         view = self.view
         if view.phase == self.engine.phases["after_draw"]:

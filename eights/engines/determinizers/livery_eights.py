@@ -24,6 +24,7 @@ class LiveryEightsDeterminizer(PileDeterminizer):
     """:class:`PileDeterminizer` with the pending 2s and the call and challenge frames."""
 
     engine: LiveryEightsGame
+    beliefs = ("uniform", "voids")
 
     def _lay_out(self, rng: random.Random) -> PileState:
         s = super()._lay_out(rng)

@@ -15,10 +15,12 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ...cards import card_text
 from ..table import Frame
+from . import belief
 from .base import DealConstraints, Determinizer, placeable
 
 if TYPE_CHECKING:
     from ..pile import PileEngine, PileState
+    from ..table import TableEngine
 
 
 class PileDeterminizer(Determinizer):
@@ -159,3 +161,22 @@ class PileDeterminizer(Determinizer):
 
     def _fill_hidden_fields(self, rng: random.Random) -> None:
         """Set state the view does not show. Variants with such state extend this."""
+
+    # ------------------------------------------------------------ the belief
+    def read_evidence(self) -> list[belief.Evidence]:
+        """The voids each opponent's draws and passes show over the hand, and the suits it
+        named (:func:`~.belief.void_evidence`, :func:`~.belief.named_evidence`)."""
+        view, engine = self.view, self.engine
+        events = view.seen_events.events()
+        return [*belief.void_evidence(events, view.seat, engine.draw_excludes,
+                                      self.drawn_card_may_fit()),
+                *belief.named_evidence(events, view.seat)]
+
+    def drawn_card_may_fit(self) -> bool:
+        """Whether a seat may keep a drawn card that fits (so it counts among the cards the
+        seat could hold against its void). Yes unless a variant plays a fitting one at once."""
+        return True
+
+    def weight(self, engine: TableEngine, evidence: Sequence[belief.Evidence]) -> float:
+        """:func:`~.belief.weight` of the dealt hands, 8s (the wild rank) aside in suits."""
+        return belief.weight(evidence, engine.state.hands, self.engine.wild_rank)
