@@ -216,6 +216,28 @@ class Determinizer:
         """A dealt candidate's weight under ``evidence`` (1.0: as likely as any)."""
         return 1.0
 
+    def unseen_copies(self, counted: Iterable[Sequence[int]] = (),
+                      cards: Iterable[int] = ()) -> list[int]:
+        """Copies of each card id the seat cannot see: the full deck less the copies per
+        card of each of ``counted`` (piles the view counts) and one copy per card of
+        ``cards`` (hands and zones it sees). Raises ``ValueError`` naming the card when the
+        view shows more copies than the deck holds, so a corrupt or foreign view fails
+        here rather than deep inside a search."""
+        engine = self.engine
+        copies = [0] * len(engine.cardset)
+        for c in engine.full_deck():
+            copies[c] += 1
+        for pile in counted:
+            for c, m in enumerate(pile):
+                copies[c] -= m
+        for c in cards:
+            copies[c] -= 1
+        if min(copies) < 0:
+            c = copies.index(min(copies))
+            raise ValueError(f"{engine.variant}: the view shows {-copies[c]} more "
+                             f"{engine.cardset.text(c)} than {engine.describe_deck()} hold")
+        return copies
+
     def deal(self, rng: random.Random) -> TableEngine:
         """Put one candidate position on :attr:`engine`, replacing the last, and return it.
 

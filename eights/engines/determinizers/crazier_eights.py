@@ -15,7 +15,6 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ..crazier_abilities import DISCARD_PILE, RESOLVING
-from ..crazier_actions import NUM_CARDS
 from .base import DealConstraints, Determinizer
 
 if TYPE_CHECKING:
@@ -40,20 +39,10 @@ class CrazierEightsDeterminizer(Determinizer):
         """The deck less every card the seat sees (hands, zones, the event resolving, the
         known top of the draw pile, the discard pile); the hands it cannot see, by size."""
         engine, view = self.engine, self.view
-        counts = [0] * NUM_CARDS
-        for c in engine.full_deck():
-            counts[c] += 1
         seen = [c for _, h in self.seen_hands for c in h]
         seen += [c for z in view.in_play for c in z] + list(view.resolving)
         seen += list(view.known_stock)
-        for c, m in enumerate(view.discard_counts):
-            counts[c] -= m
-        for c in seen:
-            counts[c] -= 1
-        if min(counts) < 0:
-            c = counts.index(min(counts))
-            raise ValueError(f"{engine.variant}: the view shows {-counts[c]} more "
-                             f"{engine.cardset.text(c)} than {engine.describe_deck()} hold")
+        counts = self.unseen_copies((view.discard_counts,), seen)
         hidden = tuple(c for c, m in enumerate(counts) for _ in range(m))
         known = {q for q, _ in self.seen_hands}
         hand_sizes = tuple(0 if q in known else size for q, size in enumerate(view.hand_sizes))

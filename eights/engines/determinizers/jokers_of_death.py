@@ -16,7 +16,6 @@ import random
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from ...cards import NUM_KINDS, card_text
 from .base import DealConstraints, Determinizer, placeable
 
 if TYPE_CHECKING:
@@ -57,18 +56,7 @@ class JokersOfDeathDeterminizer(Determinizer):
         if len(view.pile_counts) != engine.config.piles:
             raise ValueError(f"{engine.variant}: the view shows {len(view.pile_counts)} piles "
                              f"but the config has {engine.config.piles}")
-        counts = [0] * NUM_KINDS
-        for c in engine.full_deck():
-            counts[c] += 1
-        for pile in view.pile_counts:
-            for c, m in enumerate(pile):
-                counts[c] -= m
-        for c in (*view.hand, *view.picked_up):
-            counts[c] -= 1
-        if min(counts) < 0:
-            c = counts.index(min(counts))
-            raise ValueError(f"{engine.variant}: the view shows {-counts[c]} more "
-                             f"{card_text(c)} than {engine.describe_deck()} hold")
+        counts = self.unseen_copies(view.pile_counts, (*view.hand, *view.picked_up))
         hidden = tuple(c for c, m in enumerate(counts) for _ in range(m))
         sizes = view.hand_sizes
         expected = sum(sizes) - sizes[view.seat] + view.stock_size

@@ -62,14 +62,7 @@ class PileDeterminizer(Determinizer):
         corrupt or foreign view fails here rather than deep inside a search.
         """
         engine, view = self.engine, self.view
-        counts = [k - d for k, d in zip(engine.deck_counts(), view.discard_counts, strict=True)]
-        for c in view.hand:
-            counts[c] -= 1
-        if min(counts) < 0:
-            c = counts.index(min(counts))
-            raise ValueError(
-                f"{engine.variant}: the view shows {-counts[c]} more {card_text(c)} than "
-                f"{engine.describe_deck()} holds (hand and discard pile together)")
+        counts = self.unseen_copies((view.discard_counts,), view.hand)
         pool = [c for c, k in enumerate(counts) if k for _ in range(k)]
         sizes = view.hand_sizes
         hidden = sum(sizes) - sizes[view.seat] + view.stock_size
