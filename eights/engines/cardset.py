@@ -68,6 +68,8 @@ class CardSet:
         self.colour = tuple(k.colours[0] if k.colours else -1 for k in self.kinds)
         self.points = tuple(k.points for k in self.kinds)
         self._by_text = {t.upper(): i for i, t in enumerate(self.texts)}
+        #: each card's id by its canonical text, exactly as :attr:`texts` writes it
+        self.id_of_text = {t: i for i, t in enumerate(self.texts)}
         if len(self._by_text) != len(self.texts):
             raise ValueError(f"card set {name!r}: card texts must be unique")
         for k in self.kinds:

@@ -26,6 +26,7 @@ folds one event into it, :func:`fold` a whole history into a new one.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -43,7 +44,12 @@ COUNT_MAX = 255
 @dataclasses.dataclass(slots=True)
 class Memory:
     """What seat :attr:`seat` remembers, per seat in absolute seat order (the encoder turns
-    them to relative order). Counts are ``bytearray``\\ s of copies per card id.
+    them to relative order). Counts are ``bytes`` of copies per card id.
+
+    Every field is an immutable tuple, replaced (never changed in place) when an event
+    changes it: a view takes the tuples as they are, with no copy, and stays a snapshot
+    while the memory folds on (a view is read at every decision of every seat; an
+    event changes one or two rows).
 
     ``known`` holds cards the observer saw go into another seat's hand and not leave it
     again. When a card the observer did not see leaves that hand, any one of the hand's
@@ -54,22 +60,33 @@ class Memory:
 
     seat: int
     #: per seat, copies of each card it put face up on the table this hand
-    played: list[bytearray]
+    played: tuple[bytes, ...]
     #: per seat, how many times it named each suit (or colour) this hand
-    named: list[list[int]]
+    named: tuple[tuple[int, ...], ...]
     #: per seat, cards it took from the stock since it last played a card
-    drawn: list[int]
+    drawn: tuple[int, ...]
     #: per seat, copies of each card known to be in its hand
-    known: list[bytearray]
+    known: tuple[bytes, ...]
     #: how many events of the seat's history are folded in
     position: int = 0
 
 
 def new_memory(seat: int, num_players: int, num_cards: int, num_suits: int) -> Memory:
     """The memory of ``seat`` before any event: nothing seen."""
-    return Memory(seat, [bytearray(num_cards) for _ in range(num_players)],
-                  [[0] * num_suits for _ in range(num_players)], [0] * num_players,
-                  [bytearray(num_cards) for _ in range(num_players)])
+    return Memory(seat, (bytes(num_cards),) * num_players, ((0,) * num_suits,) * num_players,
+                  (0,) * num_players, (bytes(num_cards),) * num_players)
+
+
+def _put(rows: tuple, q: int, row: Any) -> tuple:
+    """``rows`` with row ``q`` replaced by ``row``."""
+    return (*rows[:q], row, *rows[q + 1:])
+
+
+def _add(counts: bytes, card: int, delta: int) -> bytes:
+    """``counts`` with ``delta`` added to ``card``'s copies, kept within a byte."""
+    new = bytearray(counts)
+    new[card] = min(COUNT_MAX, max(0, new[card] + delta))
+    return bytes(new)
 
 
 def _forget(memory: Memory) -> None:
@@ -85,21 +102,19 @@ def _leaves(memory: Memory, seat: int, card: int) -> None:
     known = memory.known[seat]
     if card != NO_CARD:
         if known[card]:
-            known[card] -= 1
+            memory.known = _put(memory.known, seat, _add(known, card, -1))
     elif any(known):  # any of its cards may have gone: one copy of each is no longer certain
-        memory.known[seat] = bytearray(k - 1 if k else 0 for k in known)
+        memory.known = _put(memory.known, seat, bytes(k - 1 if k else 0 for k in known))
 
 
 def _pass_hands(memory: Memory, direction: int) -> None:
     """Every hand passes to the next seat in ``direction``: what was known in seat ``q``'s
     hand is known in the next seat's (the observer's own entry stays empty: the hand it
     passed on is known through its own ``seen_only`` events, the one it got is its hand)."""
-    n = len(memory.known)
-    moved = [bytearray(len(memory.known[0])) for _ in range(n)]
-    for q in range(n):
-        moved[(q + direction) % n] = memory.known[q]
-    moved[memory.seat] = bytearray(len(memory.known[0]))
-    memory.known = moved
+    n, known = len(memory.known), memory.known
+    moved = [known[(q - direction) % n] for q in range(n)]
+    moved[memory.seat] = bytes(len(known[0]))
+    memory.known = tuple(moved)
 
 
 def remember(memory: Memory, event: Sequence, kind: EventKind) -> None:
@@ -109,13 +124,15 @@ def remember(memory: Memory, event: Sequence, kind: EventKind) -> None:
         _forget(memory)
         return
     if kind.arg == "suit" and player >= 0 and arg >= 0:
-        memory.named[player][arg] += 1
+        named = list(memory.named[player])
+        named[arg] += 1
+        memory.named = _put(memory.named, player, tuple(named))
     if kind.passes_hands:
         _pass_hands(memory, arg)
         return
     if kind.shows:
         if card != NO_CARD and 0 <= arg != memory.seat and not memory.known[arg][card]:
-            memory.known[arg][card] = 1
+            memory.known = _put(memory.known, arg, _add(memory.known[arg], card, 1))
         return
     flow = kind.flow
     if flow is None or (kind.seen_only and card == NO_CARD):
@@ -129,13 +146,14 @@ def remember(memory: Memory, event: Sequence, kind: EventKind) -> None:
             # a card reshuffled and played again counts again: a long game reaches any
             # count, which stays at the most a byte holds
             if card != NO_CARD and memory.played[giver][card] < COUNT_MAX:
-                memory.played[giver][card] += 1
-            memory.drawn[giver] = 0
+                memory.played = _put(memory.played, giver, _add(memory.played[giver], card, 1))
+            if memory.drawn[giver]:
+                memory.drawn = _put(memory.drawn, giver, 0)
     if taker >= 0:
         if card != NO_CARD and taker != memory.seat and memory.known[taker][card] < COUNT_MAX:
-            memory.known[taker][card] += 1
+            memory.known = _put(memory.known, taker, _add(memory.known[taker], card, 1))
         if src == "stock":
-            memory.drawn[taker] += 1
+            memory.drawn = _put(memory.drawn, taker, memory.drawn[taker] + 1)
 
 
 def fold(events: Iterable[Sequence], kinds: Mapping[str, EventKind], seat: int,
@@ -172,6 +190,7 @@ _NAMED_SCALE = 4.0
 _DRAWN_SCALE = 10.0
 
 
+@functools.cache
 def _engine(variant: str) -> Any:
     from . import engine_class  # (the engines import this module)
 
@@ -185,6 +204,7 @@ def _memory_of(known: Any, variant: str) -> Memory:
                 len(cls.cardset), len(cls.cardset.colour_codes))
 
 
+@functools.lru_cache(maxsize=256)
 def _deck_of(variant: str, config: GameConfig) -> tuple[int, ...]:
     cls = _engine(variant)
     return tuple(cls(config, seed=0).deck_counts())
@@ -194,6 +214,8 @@ def _defaults(variant: str, table: Callable[[Any], Sequence[int]]) -> dict[str, 
     """Each memory field's default: folded from the ``history`` sent (nothing remembered
     where none is), as JSON. ``table(known)``: the face-up cards' copies in the view."""
     def cards_json(counts: Sequence[int]) -> dict[str, int]:
+        if not any(counts):
+            return {}
         texts = _engine(variant).cardset.texts
         return {texts[c]: int(k) for c, k in enumerate(counts) if k}
 
@@ -201,8 +223,12 @@ def _defaults(variant: str, table: Callable[[Any], Sequence[int]]) -> dict[str, 
         codes = _engine(variant).cardset.colour_codes
         return {codes[s]: int(k) for s, k in enumerate(counts) if k}
 
+    last: list[Any] = [None, None]  # the view read last and its memory: folded once a view
+
     def of(known: Any) -> Memory:
-        return _memory_of(known, variant)
+        if last[0] is not known:
+            last[:] = known, _memory_of(known, variant)
+        return last[1]
 
     def unseen_json(known: Any) -> dict[str, int]:
         return cards_json(unseen(of(known), _deck_of(variant, known.config),
@@ -241,14 +267,14 @@ def memory_fields(variant: str, *, cards: int, copies: Any, suits: int, known: b
     fields = [
         ViewField("played_cards", "seat_card_counts", "per seat: the cards it played face up "
                   "this hand and their copies",
-                  lambda g, seat: tuple(map(bytes, g.memory(seat).played)), cards_per_seat,
+                  lambda g, seat: g.memory(seat).played, cards_per_seat,
                   feature=names["played"], default=rules["played_cards"], since=MEMORY_SINCE),
         ViewField("named_suits", "seat_suit_counts", "per seat: how often it named each suit "
-                  "this hand", lambda g, seat: tuple(map(tuple, g.memory(seat).named)),
+                  "this hand", lambda g, seat: g.memory(seat).named,
                   PerSeat(Counts(suits, _NAMED_SCALE), others=True), feature=names["named"],
                   default=rules["named_suits"], since=MEMORY_SINCE),
         ViewField("drawn_since_play", "counts", "per seat: cards it drew since it last played "
-                  "one", lambda g, seat: tuple(g.memory(seat).drawn),
+                  "one", lambda g, seat: g.memory(seat).drawn,
                   PerSeat(Scaled(_DRAWN_SCALE), others=True), feature=names["drawn_since"],
                   default=rules["drawn_since_play"], since=MEMORY_SINCE),
     ]
@@ -256,7 +282,7 @@ def memory_fields(variant: str, *, cards: int, copies: Any, suits: int, known: b
         fields.append(ViewField(
             "known_cards", "seat_card_counts", "per seat: cards this seat saw go into its "
             "hand and not leave it since (its own: none)",
-            lambda g, seat: tuple(map(bytes, g.memory(seat).known)), cards_per_seat,
+            lambda g, seat: g.memory(seat).known, cards_per_seat,
             feature=names["known"], default=rules["known_cards"], since=MEMORY_SINCE))
     fields.append(ViewField(
         "unseen_cards", "unseen_counts", "the cards whose place this seat does not know (the "

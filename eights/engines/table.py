@@ -219,21 +219,22 @@ class TableEngine(Engine):
 
         Only the events logged since the seat's last call are read, each redacted for the
         seat as its history is (a card of a private kind hidden unless the event is its
-        own), so the memory holds nothing its view could not. Kept per seat, never copied:
-        a reader must not change it.
+        own), so the memory holds nothing its view could not. Kept per seat; its fields are
+        immutable tuples, replaced as events fold in, so a view holds them uncopied.
         """
         memory = self._memories[seat]
+        log = self._log
+        if memory is not None and memory.position == len(log):
+            return memory
         if memory is None:
             memory = self._memories[seat] = new_memory(
                 seat, self.num_players, len(self.cardset), len(self.cardset.colour_codes))
-        log = self._log
-        if memory.position < len(log):
-            kinds, private = self.event_kinds, self.private_events
-            for e in log[memory.position:]:
-                if e[0] in private and e[1] != seat:
-                    e = (e[0], e[1], NO_CARD, e[3])
-                remember(memory, e, kinds[e[0]])
-            memory.position = len(log)
+        kinds, private = self.event_kinds, self.private_events
+        for e in log[memory.position:]:
+            if e[0] in private and e[1] != seat:
+                e = (e[0], e[1], NO_CARD, e[3])
+            remember(memory, e, kinds[e[0]])
+        memory.position = len(log)
         return memory
 
     def remember_view(self, view: Any) -> None:
@@ -243,11 +244,11 @@ class TableEngine(Engine):
             return
         memory = new_memory(view.seat, self.num_players, len(self.cardset),
                             len(self.cardset.colour_codes))
-        memory.played = [bytearray(x) for x in view.played_cards]
-        memory.named = [list(x) for x in view.named_suits]
-        memory.drawn = list(view.drawn_since_play)
+        memory.played = tuple(map(bytes, view.played_cards))
+        memory.named = tuple(map(tuple, view.named_suits))
+        memory.drawn = tuple(view.drawn_since_play)
         if hasattr(view, "known_cards"):
-            memory.known = [bytearray(x) for x in view.known_cards]
+            memory.known = tuple(map(bytes, view.known_cards))
         self._memories[view.seat] = memory
 
     def restore(self, snap: tuple) -> None:

@@ -265,10 +265,11 @@ def _suit(path: str, value: Any, cards: CardSet) -> int:
 def _card_counts(path: str, value: Any, cards: CardSet) -> bytes:
     """Copies per card id, as the engine's views hold them (bytes); the schema checked the
     form (card texts to counts of 1 to 255), this that each card is one of the variant's."""
-    counts = [0] * len(cards)
+    counts, ids = [0] * len(cards), cards.id_of_text
     for text, k in value.items():
-        c = _card(f"{path} key", text, cards)
-        if cards.texts[c] != text:
+        c = ids.get(text)
+        if c is None:  # not a card's canonical text: say which card, or what a card is
+            c = _card(f"{path} key", text, cards)
             raise _bad(f"{path} key", text, f"a card in canonical notation ({cards.texts[c]})")
         counts[c] = k
     return bytes(counts)

@@ -143,7 +143,7 @@ def test_a_card_played_again_and_again_counts_up_to_a_byte_and_no_further():
 
 def test_unseen_is_the_deck_less_the_hand_the_table_and_the_known_cards():
     memory = new_memory(0, 2, 4, 4)
-    memory.known[1][2] = 1
+    memory.known = (bytes(4), bytes([0, 0, 1, 0]))
     assert unseen(memory, deck=(2, 2, 2, 2), hand=(0,), table=(0, 1, 0, 0)) == bytes(
         [1, 1, 1, 2])
 

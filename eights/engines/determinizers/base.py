@@ -82,11 +82,11 @@ def with_memory(constraints: DealConstraints, view: Any) -> DealConstraints:
     (``remember_view``), so its hands must hold what that memory says they hold. Copies the
     variant's own reading placed already are not placed twice."""
     known = getattr(view, "known_cards", None)
-    if not known:
+    if not known or not any(map(any, known)):
         return constraints
     have = Counter(constraints.placed)
-    extra = [(card, q) for q, counts in enumerate(known) for card, k in enumerate(counts)
-             for _ in range(max(0, k - have[card, q]))]
+    extra = [(card, q) for q, counts in enumerate(known) if any(counts)
+             for card, k in enumerate(counts) if k for _ in range(max(0, k - have[card, q]))]
     if not extra:
         return constraints
     return dataclasses.replace(constraints, placed=placeable(
