@@ -267,14 +267,14 @@ def memory_fields(variant: str, *, cards: int, copies: Any, suits: int, known: b
     fields = [
         ViewField("played_cards", "seat_card_counts", "per seat: the cards it played face up "
                   "this hand and their copies",
-                  lambda g, seat: g.memory(seat).played, cards_per_seat,
+                  "g.memory(seat).played", cards_per_seat,
                   feature=names["played"], default=rules["played_cards"], since=MEMORY_SINCE),
         ViewField("named_suits", "seat_suit_counts", "per seat: how often it named each suit "
-                  "this hand", lambda g, seat: g.memory(seat).named,
+                  "this hand", "g.memory(seat).named",
                   PerSeat(Counts(suits, _NAMED_SCALE), others=True), feature=names["named"],
                   default=rules["named_suits"], since=MEMORY_SINCE),
         ViewField("drawn_since_play", "counts", "per seat: cards it drew since it last played "
-                  "one", lambda g, seat: g.memory(seat).drawn,
+                  "one", "g.memory(seat).drawn",
                   PerSeat(Scaled(_DRAWN_SCALE), others=True), feature=names["drawn_since"],
                   default=rules["drawn_since_play"], since=MEMORY_SINCE),
     ]
@@ -282,11 +282,11 @@ def memory_fields(variant: str, *, cards: int, copies: Any, suits: int, known: b
         fields.append(ViewField(
             "known_cards", "seat_card_counts", "per seat: cards this seat saw go into its "
             "hand and not leave it since (its own: none)",
-            lambda g, seat: g.memory(seat).known, cards_per_seat,
+            "g.memory(seat).known", cards_per_seat,
             feature=names["known"], default=rules["known_cards"], since=MEMORY_SINCE))
     fields.append(ViewField(
         "unseen_cards", "unseen_counts", "the cards whose place this seat does not know (the "
         "other hands and the stock, less the cards known there) and their copies",
-        lambda g, seat: g.unseen(seat), CardCounts(cards, copies), feature=names["unseen"],
+        "g.unseen(seat)", CardCounts(cards, copies), feature=names["unseen"],
         default=rules["unseen_cards"], since=MEMORY_SINCE))
     return tuple(fields)

@@ -39,6 +39,7 @@ as blocks (:mod:`eights.engines.blocks`); the cards are a card set
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
@@ -49,7 +50,7 @@ from .base import Engine, PlayerView, State
 from .blocks import ActionSpace
 from .determinizers.belief import BELIEFS
 from .encoding import Encoder, latest_version, shared_encoder
-from .fields import ViewField, check_enabling_options, view_class
+from .fields import ViewField, check_enabling_options, compile_fields_reader, view_class
 from .memory import Memory, new_memory, remember
 
 if TYPE_CHECKING:
@@ -58,6 +59,12 @@ if TYPE_CHECKING:
 NO_SEAT = -1
 #: (engine class, config) -> copies of each card id in its full deck
 _DECK_COPIES: dict[tuple[type, Any], tuple[tuple[int, ...], int]] = {}
+
+
+@functools.cache
+def _lanes(num_cards: int) -> tuple[int, ...]:
+    """Card id -> one copy of it in a count int of byte lanes (card ``c`` in byte ``c``)."""
+    return tuple(1 << (c << 3) for c in range(num_cards))
 
 # Where a card is: the first item of a place tuple; the second is a seat or a pile.
 HAND, STOCK, PILE, UNDER, ZONE = "hand", "stock", "pile", "under", "zone"
@@ -164,7 +171,8 @@ class TableEngine(Engine):
             check_enabling_options(cls.__name__, cls.view_fields, cls.Config)
             cls.View = view_class(f"{cls.__name__.removesuffix('Game')}View", cls.view_fields,
                                   cls.__module__)
-            cls._view_reads = tuple(f.read for f in cls.view_fields if not f.core)
+            cls._read_fields = staticmethod(compile_fields_reader(
+                [f for f in cls.view_fields if not f.core]))
             cls.View.frame_args = cls.frame_args
         if cls.View is not PlayerView:
             cls.View.cardset = cls.cardset
@@ -213,6 +221,8 @@ class TableEngine(Engine):
         super()._begin(seed, deck, first_player)
         #: per seat, what it remembers of the table (:meth:`memory`), folded on demand
         self._memories: list[Memory | None] = [None] * self.num_players
+        #: the deck's copies as one int of byte lanes (:meth:`unseen`), read once per engine
+        self._deck_lanes: int | None = None
 
     def memory(self, seat: int) -> Memory:
         """What ``seat`` remembers: its history so far folded (:mod:`eights.engines.memory`).
@@ -284,16 +294,17 @@ class TableEngine(Engine):
         difference's bytes are the counts, in a few integer operations instead of a
         loop over the cards (the observation reads it at every step)."""
         s = self.state
-        memory = self.memory(seat)
-        rest = self._deck_copies()[1]
+        rest = self._deck_lanes
+        if rest is None:
+            rest = self._deck_lanes = self._deck_copies()[1]
+        lane = _lanes(len(self.cardset)).__getitem__
         for counts in s.pile_counts:
             rest -= int.from_bytes(counts, "little")
         for zone in s.zones:
-            for c in zone:
-                rest -= 1 << (c << 3)
-        for c in s.hands[seat]:
-            rest -= 1 << (c << 3)
-        for q, known in enumerate(memory.known):
+            if zone:
+                rest -= sum(map(lane, zone))
+        rest -= sum(map(lane, s.hands[seat]))
+        for q, known in enumerate(self.memory(seat).known):
             if q != seat and any(known):
                 rest -= int.from_bytes(known, "little")
         return rest.to_bytes(len(self.cardset), "little")
@@ -496,9 +507,10 @@ class TableEngine(Engine):
             self.variant, self.config, seat, current, self.sorted_hand(seat),
             tuple(map(len, s.hands)), tuple(s.scores),
             tuple(self._legal_now) if seat == current else (), self.turn, over,
-            self._history(seat), *[read(self, seat) for read in self._view_reads])
+            self._history(seat), *self._read_fields(self, seat))
 
-    _view_reads: ClassVar[tuple[Callable[[Any, int], Any], ...]] = ()
+    #: the declared fields' values for a seat, in order (:func:`~.fields.compile_fields_reader`)
+    _read_fields: ClassVar[Callable[[Any, int], tuple]] = staticmethod(lambda g, seat: ())
 
     def _render_outcome(self, seat: int | None) -> list[str]:
         """The last line of :meth:`render`: the winners once the game is over, else the

@@ -56,11 +56,13 @@ def _hidden_pool(game, seat: int) -> Counter:
 def _check(game, referee: Referee, final: bool = False) -> None:
     s = game.state
     truth = referee.update(game)
+    logged = len(game.events)
     for seat in range(game.num_players):
         memory = game.memory(seat)
-        assert memory.position == len(game.events)
+        assert memory.position == logged
         for q in range(game.num_players):
-            known = Counter({c: k for c, k in enumerate(memory.known[q]) if k})
+            known = Counter({c: k for c, k in enumerate(memory.known[q]) if k}
+                            if any(memory.known[q]) else ())
             assert not known - Counter(s.hands[q]), (seat, q, known, sorted(s.hands[q]))
             assert memory.played[q] == truth[seat].played[q]
             assert memory.named[q] == truth[seat].named[q]
@@ -68,7 +70,7 @@ def _check(game, referee: Referee, final: bool = False) -> None:
         assert not any(memory.known[seat])
         pool = _hidden_pool(game, seat)
         for q in range(game.num_players):
-            if q != seat:
+            if q != seat and any(memory.known[q]):
                 pool.subtract({c: k for c, k in enumerate(memory.known[q]) if k})
         assert min(pool.values(), default=0) >= 0
         expected = [pool[c] for c in range(len(game.cardset))]
