@@ -62,16 +62,16 @@ def test_bad_constructor_arguments_are_refused() -> None:
 @pytest.mark.parametrize("players", [2, 3])
 def test_plays_only_legal_actions_in_full_games(variant: str, players: int) -> None:
     game = make_game(variant, num_players=players, seed=0)
-    agents = [make_agent("ismcts:sims=12", variant, seed=1),
+    agents = [make_agent("ismcts:sims=8", variant, seed=1),
               make_agent("random", variant, seed=2), make_agent("heuristic", variant, seed=3)]
-    for g in range(2):  # (every option config is searched in test_acts_in_every_option_config)
-        game.reset(seed=g)
-        seats = [agents[(k + g) % players] for k in range(players)]
-        while not game.game_over:
-            view = game.view(game.current_player)
-            action = seats[game.current_player].act(view)
-            assert action in view.legal_actions
-            game.step(action)
+    # one game, the search in the last seat (every option config is searched in
+    # test_acts_in_every_option_config)
+    seats = [agents[(k + 1) % players] for k in range(players)]
+    while not game.game_over:
+        view = game.view(game.current_player)
+        action = seats[game.current_player].act(view)
+        assert action in view.legal_actions
+        game.step(action)
 
 
 @pytest.mark.parametrize("variant", BELIEF_VARIANTS)

@@ -22,7 +22,7 @@ from eights.engines.memory import fold, new_memory, remember, unseen
 
 from ..conftest import every_option_config, sweep_id
 
-GAMES = 3
+GAMES = 2
 #: decisions between two checks (and the last position of each game)
 EVERY = 7
 
