@@ -52,6 +52,10 @@ def minimal_decide(game, id_: int) -> dict:
     return {**msg, "view": minimal(msg["view"], view)}
 
 
+#: the decisions a search agent is asked (a crazier game played at random runs long)
+SEARCH_DECISIONS = 40
+
+
 def positions(variant: str, games: int, rate: float, seed: int = 0):
     """Games played at random, yielding a ``rate`` of their decision points."""
     rng = random.Random(seed)
@@ -83,6 +87,8 @@ def test_every_agent_answers_a_legal_move_on_minimal_views(variant: str, spec: s
         assert reply["type"] == "action", reply
         assert reply["action"] in msg["legal"]
         asked += 1
+        if search and asked == SEARCH_DECISIONS:
+            break
     assert asked > 10
     # the agent decided itself: no default left it without a consistent position
     assert session.fallbacks == 0
