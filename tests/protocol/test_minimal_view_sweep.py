@@ -108,10 +108,10 @@ def check_minimal_views(variant: str, config: dict, games: int, seed: int,
 
 @pytest.mark.parametrize("setup", SWEEP, ids=sweep_id)
 def test_minimal_views_determinize_to_the_engines_position(setup: tuple[str, dict]) -> None:
-    """A fifth of the decisions of two games per config here (at most 30); the long sweep
+    """A fifth of the decisions of two games per config here (at most 20); the long sweep
     below checks every decision of 20."""
     variant, config = setup
-    assert check_minimal_views(variant, config, games=2, seed=7, rate=0.2, most=30) > 0
+    assert check_minimal_views(variant, config, games=2, seed=7, rate=0.2, most=20) > 0
 
 
 @pytest.mark.long
