@@ -118,7 +118,7 @@ def test_acts_in_every_option_config(setup: tuple[str, dict]) -> None:
     game = make_game(variant, seed=7, **config)
     agent, rng = ISMCTSAgent(seed=1, simulations=6), random.Random(7)
     searched = 0
-    while not game.game_over and searched < 5:
+    while not game.game_over and searched < 3:
         view = game.view(game.current_player)
         if game.turn % 10 == 0 and len(view.legal_actions) > 1:
             assert agent.act(view) in view.legal_actions

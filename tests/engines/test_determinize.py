@@ -77,11 +77,11 @@ def check_every_view(variant: str, config: dict, games: int, seed: int,
 
 @pytest.mark.parametrize("setup", SWEEP, ids=sweep_id)
 def test_every_view_determinizes_in_every_option_config(setup: tuple[str, dict]) -> None:
-    """One game per config here, the other seats' views at every third decision (an
+    """One game per config here, the other seats' views at every fourth decision (an
     eight-seat table deals seven views a decision); the long sweep below plays 200, every
     view of every decision."""
     variant, config = setup
-    check_every_view(variant, config, games=1, seed=100, others_every=3)
+    check_every_view(variant, config, games=1, seed=100, others_every=4)
 
 
 @pytest.mark.long
