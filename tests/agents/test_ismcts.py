@@ -225,21 +225,21 @@ def test_same_seed_same_game() -> None:
 
 # ------------------------------------------------------------------- strength
 
-#: measured 39 of 40 at sims=20; an agent no better than random wins 32 or more
-#: of 40 less than 0.01% of the time
-MIN_WINS_OF_40 = 32
+#: games, and the wins that show it (measured 28 of 30 at sims=20); an agent no better
+#: than random wins 24 or more of 30 less than 0.1% of the time
+GAMES_VS_RANDOM, MIN_WINS = 30, 24
 
 
 def test_beats_random_clearly_at_a_small_budget() -> None:
-    """40 seeded two-player crazy_eights games, seats alternating: ISMCTS wins most."""
+    """Seeded two-player crazy_eights games, seats alternating: ISMCTS wins most."""
     game = make_game("crazy_eights", num_players=2, seed=0)
     search, rand = ISMCTSAgent(seed=1, simulations=20), make_agent("random", "crazy_eights", 2)
     wins = 0
-    for g in range(40):
+    for g in range(GAMES_VS_RANDOM):
         game.reset(seed=g)
         play_game(game, [search, rand] if g % 2 == 0 else [rand, search])
         wins += (g % 2) in game.winners
-    assert wins >= MIN_WINS_OF_40, f"ISMCTS won {wins} of 40 against random"
+    assert wins >= MIN_WINS, f"ISMCTS won {wins} of {GAMES_VS_RANDOM} against random"
 
 
 # ------------------------------------------------------------------- a prior (PUCT)
