@@ -45,6 +45,7 @@ from rich.console import Console
 from rich.table import Table
 
 from eights.agents import make_agent
+from eights.agents.heuristic import PileHeuristicModel
 from eights.engines import VARIANTS, engine_class, make_game
 from eights.engines.base import Engine, PlayerView
 
@@ -66,6 +67,9 @@ def methods(variant: str) -> dict[str, Method]:
         "infer": lambda view, rng: cls.determinize(view, rng, True)}
     if "voids" in getattr(cls.determinizer, "beliefs", ()):
         found["belief"] = lambda view, rng: cls.determinize(view, rng, True, "voids")
+    if getattr(cls.determinizer, "reads_choices", False):
+        model = PileHeuristicModel(variant)
+        found["heuristic"] = lambda view, rng: cls.determinize(view, rng, True, model)
     return found
 
 

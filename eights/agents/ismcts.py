@@ -61,12 +61,16 @@ from ..engines import engine_class
 from ..engines.base import Engine, PlayerView
 from ..engines.determinizers.belief import BELIEFS
 from .base import Agent
-from .heuristic import best_suit
+from .heuristic import PileHeuristicModel, best_suit
 
 DEFAULT_SIMULATIONS = 300
 DEFAULT_EXPLORATION = 1.0
 #: PUCT's constant with a prior (AlphaZero's c_puct is of this order for rewards in [-1, 1])
 DEFAULT_PRIOR_WEIGHT = 2.0
+#: beliefs that are opponent models (:class:`~eights.engines.determinizers.belief.ChoiceModel`),
+#: by name -> the model for a variant: the deals follow how likely the opponents' choices
+#: were had they played as that model does
+MODEL_BELIEFS = {"heuristic": PileHeuristicModel}
 
 
 class _Node:
@@ -92,7 +96,7 @@ class ISMCTSAgent(Agent):
                  infer: bool = True, prior: Agent | None = None,
                  prior_weight: float = DEFAULT_PRIOR_WEIGHT, belief: str = "uniform"):
         super().__init__(seed)
-        if belief not in BELIEFS:
+        if belief not in BELIEFS and belief not in MODEL_BELIEFS:
             raise ConfigError(f"ismcts: belief={belief!r} is not allowed; belief is "
                               f"{SPEC_OPTIONS['belief'][2]}")
         _check("sims", simulations, int, 1)
@@ -115,6 +119,8 @@ class ISMCTSAgent(Agent):
         #: how the hidden cards are weighted (:data:`~eights.engines.determinizers.belief.BELIEFS`;
         #: ``None`` for ``uniform``, the determinizer's plain deal)
         self.belief = None if belief == "uniform" else belief
+        #: variant -> the opponent model a model belief deals by
+        self._models: dict[str, object] = {}
         #: variant -> what the playout policy knows of each action id
         self._tables: dict[str, _Playout] = {}
 
@@ -143,18 +149,30 @@ class ISMCTSAgent(Agent):
         """Grow the tree from ``view`` within the budget; return its root."""
         root = _Node()
         table = self._playout_table(view.variant, engine)
+        belief = self.belief_for(view.variant)
         if self.time_ms is not None:
             deadline = time.perf_counter() + self.time_ms / 1000.0
             while True:
-                self._iterate(root, engine.determinize(view, self.rng, self.infer, self.belief),
+                self._iterate(root, engine.determinize(view, self.rng, self.infer, belief),
                               table)
                 if time.perf_counter() >= deadline:
                     break
         else:
             for _ in range(self.simulations):
-                self._iterate(root, engine.determinize(view, self.rng, self.infer, self.belief),
+                self._iterate(root, engine.determinize(view, self.rng, self.infer, belief),
                               table)
         return root
+
+    def belief_for(self, variant: str) -> object:
+        """What ``Engine.determinize`` is given as the belief: the name, or for a model
+        belief (:data:`MODEL_BELIEFS`) the variant's model, made once."""
+        make = MODEL_BELIEFS.get(self.belief or "")
+        if make is None:
+            return self.belief
+        model = self._models.get(variant)
+        if model is None:
+            model = self._models[variant] = make(variant)
+        return model
 
     def _iterate(self, root: _Node, game: Engine, table: _Playout) -> None:
         """One iteration on one determinization: select, expand, roll out, back up."""
@@ -334,9 +352,11 @@ SPEC_OPTIONS: dict[str, tuple[str, type, str]] = {
     "prior": ("prior", str, "the policy that guides selection: 'policy' (the shipped model for "
                             "the table) or a model (a shipped name or a file); none by default"),
     "cp": ("prior_weight", float, "PUCT's constant with a prior, a number >= 0 (default 2)"),
-    "belief": ("belief", str, f"how opponents' hidden cards are dealt: {' or '.join(BELIEFS)} "
-                              f"(default uniform; voids in crazy_eights and livery_eights only: "
-                              f"deals weighted by the voids their draws, passes and suits show)"),
+    "belief": ("belief", str, f"how opponents' hidden cards are dealt: "
+                              f"{' or '.join([*BELIEFS, *MODEL_BELIEFS])} (default uniform; "
+                              f"voids: deals weighted by the voids their draws, passes and "
+                              f"suits show; heuristic, in crazy_eights: by how likely their "
+                              f"plays were had they played as the heuristic does)"),
 }
 
 
@@ -383,7 +403,7 @@ def ismcts_from_spec(arg: str, seed: int | None = None,
     agent = ISMCTSAgent(seed, **kwargs)  # type: ignore[arg-type]
     if variant is not None:
         try:
-            engine_class(variant).check_belief(agent.belief)
+            engine_class(variant).check_belief(agent.belief_for(variant))
         except ValueError as err:
             raise ConfigError(f"ismcts: {err}") from None
     return agent

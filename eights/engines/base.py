@@ -649,7 +649,7 @@ class Engine:
 
     @classmethod
     def determinize(cls, view: PlayerView, rng: random.Random,
-                    infer_from_draws: bool = False, belief: str | None = None) -> Engine:
+                    infer_from_draws: bool = False, belief: Any = None) -> Engine:
         """A new engine whose position is consistent with ``view``.
 
         The seat's own hand and everything public are as in the view; the
@@ -670,13 +670,17 @@ class Engine:
         ``"uniform"`` deals them alike; ``"voids"`` (the pile games Crazy and
         Livery Eights) makes a deal less likely the more it breaks what each
         opponent's draws, passes and named suits over the whole hand say it
-        held. A variant whose deals do not read a belief refuses it
-        (``ValueError``), naming the variants that do.
+        held; an opponent model (a
+        :class:`~eights.engines.determinizers.belief.ChoiceModel`, such as the
+        heuristic's, in Crazy Eights) makes it as likely as the opponents' plays,
+        draws and named suits of the hand were under that model. A variant whose
+        deals do not read a belief refuses it (``ValueError``), naming the
+        variants that do.
         """
         raise NotImplementedError(f"{cls.variant}: determinize is not implemented")
 
     @classmethod
-    def check_belief(cls, belief: str | None) -> None:
+    def check_belief(cls, belief: Any) -> None:
         """Refuse (``ValueError``) a ``belief`` that :meth:`determinize` does not take here;
         an engine that deals no positions takes none but ``None``."""
         if belief is not None:

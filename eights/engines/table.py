@@ -48,7 +48,7 @@ from ..cards import NO_CARD
 from ..config import ConfigError, GameConfig
 from .base import Engine, PlayerView, State
 from .blocks import ActionSpace
-from .determinizers.belief import BELIEFS
+from .determinizers.belief import BELIEFS, ChoiceModel
 from .encoding import Encoder, latest_version, shared_encoder
 from .fields import ViewField, check_enabling_options, compile_fields_reader, view_class
 from .memory import Memory, new_memory, remember
@@ -653,7 +653,7 @@ class TableEngine(Engine):
 
     @classmethod
     def determinize(cls, view: Any, rng: random.Random, infer_from_draws: bool = False,
-                    belief: str | None = None) -> TableEngine:
+                    belief: str | ChoiceModel | None = None) -> TableEngine:
         """A new engine consistent with ``view`` (see :meth:`Engine.determinize`): the
         variant's :attr:`determinizer` deals it (:meth:`Determinizer.determinize`)."""
         if cls.determinizer is None:
@@ -661,9 +661,21 @@ class TableEngine(Engine):
         return cls.determinizer.determinize(cls, view, rng, infer_from_draws, belief)
 
     @classmethod
-    def check_belief(cls, belief: str | None) -> None:
+    def check_belief(cls, belief: str | ChoiceModel | None) -> None:
         """Refuse a belief this variant's deals do not read (``ValueError`` naming those they
-        do and the variants that read it); ``None`` (no belief) every variant takes."""
+        do and the variants that read it); ``None`` (no belief) every variant takes, an
+        opponent model (:class:`~.determinizers.belief.ChoiceModel`) those whose
+        determinizer ``reads_choices``."""
+        if belief is not None and not isinstance(belief, str):
+            if cls.determinizer is None or not cls.determinizer.reads_choices:
+                from . import VARIANTS, engine_class  # the registry imports this module
+
+                readers = [v for v in VARIANTS if getattr(
+                    getattr(engine_class(v), "determinizer", None), "reads_choices", False)]
+                raise ValueError(f"{cls.variant}: belief={belief.name!r} (an opponent model) "
+                                 f"is not allowed; its deals do not read the opponents' "
+                                 f"choices; {', '.join(readers) or 'no variant'} does")
+            return
         have = cls.determinizer.beliefs if cls.determinizer is not None else ()
         if belief is None or belief in have:
             return

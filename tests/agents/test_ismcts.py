@@ -91,12 +91,29 @@ def test_a_belief_spec_sets_the_belief_and_uniform_is_no_belief() -> None:
     assert make_agent("ismcts:sims=5,belief=voids", "crazy_eights").belief == "voids"
     assert make_agent("ismcts:belief=uniform", "jokers_of_death").belief is None
     assert make_agent("ismcts", "crazy_eights").belief is None
+    model = make_agent("ismcts:belief=heuristic", "crazy_eights").belief_for("crazy_eights")
+    assert model.name == "heuristic" and callable(model.likelihood)
+
+
+def test_with_the_heuristic_model_plays_only_legal_actions() -> None:
+    game = make_game("crazy_eights", num_players=3, seed=4)
+    agents = [make_agent("ismcts:sims=12,belief=heuristic", "crazy_eights", seed=k)
+              for k in range(3)]
+    game.reset(seed=0)
+    while not game.game_over:
+        view = game.view(game.current_player)
+        action = agents[game.current_player].act(view)
+        assert action in view.legal_actions
+        game.step(action)
 
 
 @pytest.mark.parametrize(("spec", "variant", "message"), [
     ("ismcts:belief=hunch", "crazy_eights",
      r"ismcts: belief='hunch' is not allowed; belief is how opponents' hidden cards are "
-     r"dealt: uniform or voids"),
+     r"dealt: uniform or voids or heuristic"),
+    ("ismcts:belief=heuristic", "livery_eights",
+     r"ismcts: livery_eights: belief='heuristic' \(an opponent model\) is not allowed; its "
+     r"deals do not read the opponents' choices; crazy_eights does"),
     ("ismcts:belief=voids", "jokers_of_death",
      r"ismcts: jokers_of_death: belief='voids' is not allowed; its deals take 'uniform'; "
      r"belief='voids' is read in crazy_eights, livery_eights"),
@@ -184,7 +201,7 @@ def swap_hidden(game: PileEngine, seat: int, rng: random.Random) -> None:
 
 @pytest.mark.parametrize(("variant", "belief"), [
     *((v, "uniform") for v in available_variants()),
-    *((v, "voids") for v in BELIEF_VARIANTS)])
+    *((v, "voids") for v in BELIEF_VARIANTS), ("crazy_eights", "heuristic")])
 def test_the_decision_depends_only_on_the_view(variant: str, belief: str) -> None:
     """Two games that differ only in cards hidden from the seat get the same decision."""
     rng = random.Random(5)

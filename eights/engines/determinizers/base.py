@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .belief import CANDIDATES, Evidence
+from .belief import CANDIDATES, ChoiceHistory, ChoiceModel, Evidence, choice_weight
 
 if TYPE_CHECKING:
     from ..table import TableEngine, TableState
@@ -106,6 +106,15 @@ class Determinizer:
     #: the beliefs (:data:`~.belief.BELIEFS`) this variant's deals can be weighted by; a
     #: variant that reads the evidence of its history (:meth:`evidence`) adds its own
     beliefs: ClassVar[tuple[str, ...]] = ("uniform",)
+    #: whether this variant reads its opponents' choices (:meth:`read_choices`), so its
+    #: deals can be weighted by an opponent model (``belief=`` a :class:`~.belief.ChoiceModel`)
+    reads_choices: ClassVar[bool] = False
+    #: Markov-chain steps a model belief takes from the last deal of a view to the next,
+    #: and before the first (the chain forgets the uniform deal it starts from)
+    CHAIN_STEPS: ClassVar[int] = 3
+    CHAIN_BURN_IN: ClassVar[int] = 150
+    #: (view, model) -> the chain's state: the hidden hands, the stock and their weight
+    _chains: ClassVar[dict[str, tuple[Any, Any, list[list[int]], list[int], float]]] = {}
     #: view -> its evidence, for the last view read: a search deals from one view many times
     _evidence_cache: ClassVar[dict[str, tuple[Any, tuple[Evidence, ...]]]] = {}
 
@@ -116,10 +125,12 @@ class Determinizer:
         self.infer_from_draws = infer_from_draws
         #: what every deal respects; reading it refuses a view that does not fit the deck
         self.constraints = with_memory(self.read_constraints(), view)
+        #: hidden hands and stock to deal instead of random ones (:meth:`deal_by_model`)
+        self._preset: tuple[list[list[int]], list[int]] | None = None
 
     @classmethod
     def determinize(cls, engine_class: type[TableEngine], view: Any, rng: random.Random,
-                    infer_from_draws: bool = False, belief: str | None = None,
+                    infer_from_draws: bool = False, belief: str | ChoiceModel | None = None,
                     candidates: int = CANDIDATES) -> TableEngine:
         """A new ``engine_class`` engine consistent with ``view`` (``Engine.determinize``).
 
@@ -133,7 +144,9 @@ class Determinizer:
 
         ``belief`` (one of :attr:`beliefs`; ``None`` or ``"uniform"``: every consistent
         deal alike) deals up to ``candidates`` positions and keeps one in proportion to its
-        weight under the evidence of the seat's history (:meth:`deal_weighted`).
+        weight under the evidence of the seat's history (:meth:`deal_weighted`). A
+        :class:`~.belief.ChoiceModel` (where :attr:`reads_choices`) deals in proportion to
+        how likely the opponents' choices were under it (:meth:`deal_by_model`).
         """
         variant = engine_class.variant
         if view.variant != variant:
@@ -147,6 +160,8 @@ class Determinizer:
         dealer = cls(engine, view, infer_from_draws)
         if belief is None or belief == "uniform":
             dealer.deal_asking(rng)
+        elif not isinstance(belief, str):
+            dealer.deal_by_model(rng, belief)
         else:
             dealer.deal_weighted(rng, dealer.evidence(), candidates)
         engine.settle_position()
@@ -196,6 +211,86 @@ class Determinizer:
         assert kept is not None
         self.engine.set_position(kept)
         return self.engine
+
+    def deal_by_model(self, rng: random.Random, model: ChoiceModel) -> TableEngine:
+        """Put on :attr:`engine` a deal drawn in proportion to the likelihood of the
+        opponents' choices under ``model`` (:func:`~.belief.choice_weight`).
+
+        Strong models make most uniform deals nearly impossible, so rather than weigh
+        independent candidates this runs one Metropolis-Hastings chain per view (kept
+        between the calls a search makes for one decision): a step swaps one hidden
+        card of an opponent's hand (none the view placed there) with a stock card it may
+        hold, and is kept with probability ``min(1, w_new / w_old)``. The weight is a
+        random, unbiased estimate (the unseen draws' cards are picked at random), so the
+        chain keeps the estimate it accepted (pseudo-marginal). Every hard constraint
+        holds: the chain starts from a plain deal and only moves cards the deal may move.
+        """
+        history = self.choices()
+        if not history.informative:
+            return self.deal_asking(rng)
+        key = type(self).__name__
+        chain = self._chains.get(key)
+        if chain is None or chain[0] is not self.view or chain[1] is not model:
+            hands, stock = self.deal_hidden(rng)
+            weight = choice_weight(history, hands, model, rng)
+            steps = self.CHAIN_BURN_IN
+        else:
+            _, _, hands, stock, weight = chain
+            hands, stock = [list(h) for h in hands], list(stock)
+            steps = self.CHAIN_STEPS
+        hands, stock, weight = self._walk(rng, history, model, hands, stock, weight, steps)
+        self._chains[key] = (self.view, model, hands, stock, weight)
+        for _ in range(DEAL_TRIES):
+            rng.shuffle(stock)
+            self._preset = ([list(h) for h in hands], list(stock))
+            self.deal(rng)
+            if self.view.legal_actions or len(self.engine.open_choices()) > 1:
+                break
+            hands, stock, weight = self._walk(rng, history, model, hands, stock, weight,
+                                              self.CHAIN_STEPS)
+        self._preset = None
+        return self.engine
+
+    def _walk(self, rng: random.Random, history: ChoiceHistory, model: ChoiceModel,
+              hands: list[list[int]], stock: list[int], weight: float,
+              steps: int) -> tuple[list[list[int]], list[int], float]:
+        """``steps`` Metropolis-Hastings swaps (:meth:`deal_by_model`) from ``hands``."""
+        c = self.constraints
+        fixed = [0] * len(hands)
+        for _card, p in c.placed:
+            fixed[p] += 1  # deal_hidden puts a hand's placed cards first
+        movable = [p for p, hand in enumerate(hands) if len(hand) > fixed[p]]
+        if not movable or not stock:
+            return hands, stock, weight
+        for _ in range(steps):
+            p = movable[int(rng.random() * len(movable))]
+            i = fixed[p] + int(rng.random() * (len(hands[p]) - fixed[p]))
+            j = int(rng.random() * len(stock))
+            if stock[j] in c.barred.get(p, ()):
+                continue
+            hands[p][i], stock[j] = stock[j], hands[p][i]
+            new = choice_weight(history, hands, model, rng)
+            if new >= weight or rng.random() * weight < new:
+                weight = new
+            else:
+                hands[p][i], stock[j] = stock[j], hands[p][i]
+        return hands, stock, weight
+
+    def choices(self) -> ChoiceHistory:
+        """The opponents' choices of the view's hand (:meth:`read_choices`), read once per
+        view (a search asks again)."""
+        key = type(self).__name__ + ".choices"
+        cached = self._evidence_cache.get(key)
+        if cached is not None and cached[0] is self.view:
+            return cached[1]  # type: ignore[return-value]
+        found = self.read_choices()
+        self._evidence_cache[key] = (self.view, found)  # type: ignore[assignment]
+        return found
+
+    def read_choices(self) -> ChoiceHistory:
+        """The choices a model belief weighs; a variant that :attr:`reads_choices` says."""
+        raise NotImplementedError(f"{self.engine.variant}: no opponent model reads this "
+                                  f"variant's choices")
 
     def evidence(self) -> tuple[Evidence, ...]:
         """What the seat's history says of the hidden hands (:mod:`.belief`), read once per
@@ -264,6 +359,8 @@ class Determinizer:
         The placed cards go first; then the pool is shuffled, each barred seat takes the
         first cards it may hold, and the other hands take the next cards by seat.
         """
+        if self._preset is not None:  # a model belief's chain chose them (deal_by_model)
+            return self._preset
         c = self.constraints
         pool = list(c.hidden)
         dealt: list[list[int]] = [[] for _ in c.hand_sizes]

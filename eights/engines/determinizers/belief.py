@@ -24,7 +24,10 @@ holding a card it could play, or name a suit it holds few of.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import random
 from collections.abc import Callable, Iterable, Sequence
+from typing import Protocol
 
 from ...cards import RANK, SUIT
 
@@ -179,4 +182,159 @@ def weight(evidence: Iterable[Evidence], hands: Sequence[Sequence[int]], wild_ra
         k = violations(e, hands, wild_rank)
         if k:
             w *= (void_eps if isinstance(e, AtMost) else named_eps) ** k
+    return w
+
+
+# ---------------------------------------------------------------- opponent models
+@dataclasses.dataclass(frozen=True)
+class Choice:
+    """One choice an opponent made in the open, with what it knew then (public data).
+
+    ``kind``: ``"play"`` (it played :attr:`observed` from its hand on its turn),
+    ``"draw"`` (it drew instead of playing) or ``"suit"`` (it named suit :attr:`observed`
+    after an 8). ``fitting``: the cards that could be played on the pile then (suit to
+    follow, top rank, wild cards). ``nearest``: the fewest cards another seat held then.
+    """
+
+    seat: int
+    kind: str
+    observed: int
+    fitting: frozenset[int]
+    nearest: int
+
+
+class ChoiceModel(Protocol):
+    """An opponent model: how likely a seat holding ``hand`` was to make ``choice``.
+
+    A belief built on it (:func:`choice_weight`) weights each deal by the product of
+    these likelihoods over the hand's choices, the seat's hand at each choice rebuilt
+    from the deal (:class:`ChoiceHistory`). The heuristic agent supplies one
+    (:class:`eights.agents.heuristic.PileHeuristicModel`): the engines never import agents.
+    """
+
+    name: str
+
+    def likelihood(self, choice: Choice, hand: Sequence[int]) -> float:
+        """The probability (0..1) that a seat holding ``hand`` made ``choice``."""
+        ...
+
+
+@dataclasses.dataclass(frozen=True)
+class ChoiceHistory:
+    """A hand's history read once for a model belief: per event, the choice it shows (or
+    ``None``), and per draw of an opponent which card it was when the table saw it (the
+    drawn card played at once) or the cards it could not have been (a drawn card that
+    fitted would have been played: a kept one did not fit), so each opponent's hand at
+    each choice can be rebuilt backwards from a dealt hand (:func:`choice_weight`)."""
+
+    observer: int
+    events: tuple[tuple[str, int, int, int], ...]
+    choices: tuple[Choice | None, ...]
+    #: per event: for a draw whose card the table saw, that card; else -1
+    drawn: tuple[int, ...]
+    #: per event: for an unseen kept draw, the cards it cannot have been; else empty
+    not_drawn: tuple[frozenset[int], ...]
+
+    @functools.cached_property
+    def steps(self) -> tuple[tuple[int, str, int, int, frozenset[int], Choice | None], ...]:
+        """The opponents' events that change their hands or show a choice, last first:
+        (seat, kind, card, :attr:`drawn`, :attr:`not_drawn`, the choice): what
+        :func:`choice_weight` walks for every deal it weighs."""
+        return tuple(
+            (player, kind, card, self.drawn[i], self.not_drawn[i], self.choices[i])
+            for i, (kind, player, card, _arg) in reversed(list(enumerate(self.events)))
+            if player >= 0 and player != self.observer and (
+                self.choices[i] is not None or kind in ("play", "draw")))
+
+    @property
+    def informative(self) -> bool:
+        """Whether any opponent made a choice the model can weigh."""
+        return any(c is not None for c in self.choices)
+
+
+def choice_history(events: Sequence[Sequence], observer: int, fits: Fits,
+                   hand_sizes: Sequence[int], drawn_card_may_fit: bool) -> ChoiceHistory:
+    """Read the hand's opponent choices (:class:`Choice`) from a seat's history.
+
+    A play is a choice unless it is the card just drawn (the rules play a fitting drawn
+    card at once); a draw is a choice unless a forced-draw event closes it
+    (:data:`FORCED_DRAW_ENDS`); a named suit is a choice. ``hand_sizes`` are the seat's
+    view's, from which each earlier size is counted back; ``drawn_card_may_fit``: a kept
+    drawn card may fit (then a kept draw says nothing of its card).
+    """
+    events = [tuple(e) for e in current_hand(events)]
+    forced = _draws_closed(events)
+    n = len(hand_sizes)
+    # hand sizes before each event, counted back from the view's
+    sizes = list(hand_sizes)
+    before: list[list[int]] = [[]] * len(events)
+    for i in range(len(events) - 1, -1, -1):
+        kind, player, _card, _arg = events[i]
+        if kind == "play" and player >= 0:
+            sizes[player] += 1
+        elif kind == "draw" and player >= 0:
+            sizes[player] -= 1
+        before[i] = list(sizes)
+    choices: list[Choice | None] = []
+    drawn: list[int] = []
+    not_drawn: list[frozenset[int]] = []
+    suit = rank = -1
+    for i, (kind, player, card, arg) in enumerate(events):
+        choice = None
+        seen, unfit = -1, frozenset()
+        theirs = player != observer and player >= 0 and suit >= 0
+        if theirs:
+            fitting = fits(suit, rank)
+            nearest = min(before[i][(player + k) % n] for k in range(1, n))
+            after_draw = i > 0 and events[i - 1][0] == "draw" and events[i - 1][1] == player
+            if kind == "play" and not after_draw:
+                choice = Choice(player, "play", card, fitting, nearest)
+            elif kind == "draw" and not forced[i]:
+                choice = Choice(player, "draw", -1, fitting, nearest)
+            elif kind == "suit" and arg >= 0:
+                choice = Choice(player, "suit", arg, fitting, nearest)
+            if kind == "draw":
+                nxt = events[i + 1] if i + 1 < len(events) else None
+                if nxt is not None and nxt[0] == "play" and nxt[1] == player:
+                    seen = nxt[2]
+                elif not forced[i] and not drawn_card_may_fit:
+                    unfit = fitting
+        choices.append(choice)
+        drawn.append(seen)
+        not_drawn.append(unfit)
+        if kind in ("starter", "play") and card >= 0:
+            suit, rank = SUIT[card], RANK[card]
+        elif kind == "suit" and arg >= 0:
+            suit = arg
+    return ChoiceHistory(observer, tuple(events), tuple(choices), tuple(drawn),
+                         tuple(not_drawn))
+
+
+def choice_weight(history: ChoiceHistory, hands: Sequence[Sequence[int]], model: ChoiceModel,
+                  rng: random.Random) -> float:
+    """The likelihood of the opponents' choices under ``model`` if they hold ``hands`` now.
+
+    Each opponent's hand is rebuilt backwards from its dealt hand: before a play it also
+    held the card played; before a draw it lacked the card drawn, which is the card the
+    table saw played at once, or else one of its cards then drawn at random (one that
+    did not fit, where a fitting drawn card would have been played). The random pick
+    makes the weight an unbiased estimate of the likelihood over the unseen draws, which
+    is what a pseudo-marginal Markov chain (:meth:`Determinizer.deal_by_model`) needs.
+    """
+    rebuilt = {p: list(hand) for p, hand in enumerate(hands) if p != history.observer}
+    w = 1.0
+    for player, kind, card, seen, unfit, choice in history.steps:
+        hand = rebuilt[player]
+        if kind == "play":
+            hand.append(card)
+        elif kind == "draw":
+            if seen >= 0 and seen in hand:
+                hand.remove(seen)
+            elif hand:
+                pick = [k for k, c in enumerate(hand) if c not in unfit] or range(len(hand))
+                hand.pop(pick[int(rng.random() * len(pick))])
+        if choice is not None:
+            w *= model.likelihood(choice, hand)
+            if w == 0.0:
+                return 0.0
     return w

@@ -18,6 +18,9 @@ class CrazyEightsDeterminizer(PileDeterminizer):
     """:class:`PileDeterminizer` with the drawn card of an ``after_draw`` frame."""
 
     beliefs = ("uniform", "voids")
+    #: every choice on a Crazy Eights turn is a play, a draw or a named suit, each with the
+    #: pile it was made on in the history, so an opponent model can weigh them all
+    reads_choices = True
 
     def drawn_card_may_fit(self) -> bool:
         """A drawn card that fits is played at once unless the table lets it be kept."""

@@ -165,6 +165,13 @@ class PileDeterminizer(Determinizer):
                                       self.drawn_card_may_fit()),
                 *belief.named_evidence(events, view.seat)]
 
+    def read_choices(self) -> belief.ChoiceHistory:
+        """The opponents' plays, draws and named suits of the hand, with what fitted the
+        pile at each (:func:`~.belief.choice_history`)."""
+        view, engine = self.view, self.engine
+        return belief.choice_history(view.seen_events.events(), view.seat, engine.draw_excludes,
+                                     view.hand_sizes, self.drawn_card_may_fit())
+
     def drawn_card_may_fit(self) -> bool:
         """Whether a seat may keep a drawn card that fits (so it counts among the cards the
         seat could hold against its void). Yes unless a variant plays a fitting one at once."""
