@@ -8,7 +8,9 @@ sets is grown over many iterations; each iteration
    (:meth:`~eights.engines.base.Engine.determinize`: own hand and public
    state as seen, hidden cards dealt at random; with ``belief=voids``, in the
    pile games, drawn in proportion to how well the deal fits what every
-   opponent's draws, passes and named suits of the hand showed:
+   opponent's draws, passes and named suits of the hand showed; with
+   ``belief=heuristic``, in Crazy Eights, in proportion to how likely every
+   opponent choice of the hand was had it played as the heuristic does:
    :mod:`eights.engines.determinizers.belief`);
 2. **selects** down the tree with UCB1 using *availability* counts: a child
    is a candidate only if its action is legal in this determinization, and

@@ -15,10 +15,18 @@ history: :func:`void_evidence` (:class:`AtMost`: a seat that drew or passed
 held none of the cards that fitted then, so of those it holds now at most as
 many as it drew since) and :func:`named_evidence` (:class:`NamedSuit`: a seat
 names the suit it holds most). :func:`weight` is a pure function of the
-evidence and a candidate's hands, so a model-based belief (the likelihood of
-each observed action under a policy) can replace it without touching the
-dealing. Both kinds are soft (``eps ** violations``): a player may draw
-holding a card it could play, or name a suit it holds few of.
+evidence and a candidate's hands. Both kinds are soft (``eps ** violations``):
+a player may draw holding a card it could play, or name a suit it holds few of.
+
+An **opponent model** (:class:`ChoiceModel`) reads more: every play, draw and
+named suit of an opponent is a choice (:class:`Choice`, read once by
+:func:`choice_history`), and a deal is as likely as those choices were had the
+opponent held the deal's hand, rebuilt backwards to each choice
+(:func:`choice_weight`). The heuristic's model
+(:class:`eights.agents.heuristic.PileHeuristicModel`) is the one shipped; a
+policy's probabilities fit the same interface. Such weights rule most uniform
+deals out, so the deals are drawn by a Markov chain rather than by rejection
+(:meth:`~eights.engines.determinizers.base.Determinizer.deal_by_model`).
 """
 
 from __future__ import annotations
