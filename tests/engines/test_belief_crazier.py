@@ -12,7 +12,11 @@ import random
 from eights.engines.crazier_cards import BEGIN_TURN, END_TURN
 from eights.engines.crazier_eights import CrazierEightsGame
 from eights.engines.determinizers import belief as b
-from eights.engines.determinizers.crazier_eights import hands_moved, unused_discard_moments
+from eights.engines.determinizers.crazier_eights import (
+    PLAYED,
+    hands_moved,
+    unused_discard_moments,
+)
 from tests.engines.crazier_helpers import new_game, step
 
 G = CrazierEightsGame
@@ -41,9 +45,8 @@ def evidence(events: list[tuple], observer: int = 0, teams: tuple[int, ...] = (0
                                             seed=1)
     moments = unused_discard_moments(events, observer, engine.discardable, teams,
                                      engine.turn_players)
-    found = [*b.at_most(events, moments, hands_moved=hands_moved),
-             *b.named_evidence(events, observer, "named", ("discard", "asset", "event"),
-                               hands_moved)]
+    found = [*b.at_most(events, moments, hands_moved=hands_moved, played=PLAYED),
+             *b.named_evidence(events, observer, "named", PLAYED, hands_moved)]
     return [e for e in found if teams[e.seat] != teams[observer]]
 
 
@@ -74,6 +77,18 @@ def test_every_later_draw_lets_one_fitting_card_through_forced_ones_too() -> Non
              ev("draw", 1), ev("draw", 1), ev("settled", 0, "8P"), ev("turn", 1),
              ev("draw", 1)]
     assert evidence(later) == [b.AtMost(1, fits("7B"), 3)]
+
+
+def test_a_fitting_card_played_since_used_up_one_of_the_draws() -> None:
+    """Seat 1 draws once more, then discards 2B, which fitted on 7B: that card came from
+    the draw, so it still holds none of those cards (the second main phase used its
+    discard: no evidence)."""
+    played = [*ENDED_ON_7B, ev("draw", 0), ev("turn", 1), ev("draw", 1),
+              ev("discard", 1, "2B"), ev("turn", 0)]
+    assert evidence(played) == [b.AtMost(1, fits("7B"), 0)]
+    not_fitting = [*ENDED_ON_7B, ev("draw", 0), ev("turn", 1), ev("draw", 1),
+                   ev("asset", 1, "6O"), ev("turn", 0)]
+    assert evidence(not_fitting) == [b.AtMost(1, fits("7B"), 1), b.AtMost(1, fits("7B"), 0)]
 
 
 def test_draws_are_no_evidence_forced_or_not() -> None:

@@ -155,12 +155,17 @@ def _moved(events: Sequence[Sequence], start: int, seat: int,
 
 
 def at_most(events: Sequence[Sequence], moments: Iterable[Moment],
-            drawn_card_may_fit: bool = True,
-            hands_moved: HandsMoved | None = None) -> list[AtMost]:
+            drawn_card_may_fit: bool = True, hands_moved: HandsMoved | None = None,
+            played: Collection[str] = ()) -> list[AtMost]:
     """:class:`AtMost` evidence of ``moments`` in ``events`` (the hand's events, those the
     moments index): a seat held none of the moment's cards then, so of them its hand now
     holds at most as many as it drew after the moment, every draw counted, forced or not,
     plus the card drawn at the moment itself where it was a draw and ``drawn_card_may_fit``.
+
+    With ``played`` (the kinds of event that put a card of the seat's face up), each of
+    those cards it played since that is one of the moment's came from one of those draws,
+    which then holds it no more: the bound is that much lower (the card drawn at the
+    moment counted in, since a drawn card that fits may be played at once).
 
     A moment after which ``hands_moved`` says the seat's hand changed otherwise (a card
     taken or given unseen, its hand returned) is dropped: what came in is not counted as a
@@ -169,10 +174,15 @@ def at_most(events: Sequence[Sequence], moments: Iterable[Moment],
     """
     out = []
     for i, seat, cards, drew in moments:
+        after = events[i + 1:]
         if _moved(events, i + 1, seat, hands_moved):
             continue
-        later = sum(1 for e in events[i + 1:] if e[0] == "draw" and e[1] == seat)
-        out.append(AtMost(seat, cards, later + int(drew and drawn_card_may_fit)))
+        later = sum(1 for e in after if e[0] == "draw" and e[1] == seat)
+        most = later + int(drew and drawn_card_may_fit)
+        if played:
+            gone = sum(1 for e in after if e[0] in played and e[1] == seat and e[2] in cards)
+            most = min(most, max(0, later + int(drew) - gone))
+        out.append(AtMost(seat, cards, most))
     return out
 
 

@@ -13,7 +13,8 @@ every turn's draw is the rule, so a draw tells nothing here; what tells is a
 main phase ended with a discard left, which a player who wants its hand empty
 does only holding no card it may discard. Of those cards (the engine's rule,
 :meth:`~eights.engines.crazier_eights.CrazierEightsGame.discardable`) its hand
-now holds at most as many as it drew since. The colour named for an 8 is read
+now holds at most as many as it drew since, less those of them it has put face
+up since (each came from one of those draws). The colour named for an 8 is read
 as the pile games read a named suit. A Trade moves cards between two hands
 unseen and a seat that loses gives up its hand, so evidence from before either
 is dropped for the seats involved (:func:`hands_moved`).
@@ -185,7 +186,7 @@ class CrazierEightsDeterminizer(Determinizer):
         team = engine.team_of
         moments = unused_discard_moments(events, view.seat, engine.discardable, team,
                                          engine.turn_players)
-        found = [*belief.at_most(events, moments, hands_moved=hands_moved),
+        found = [*belief.at_most(events, moments, hands_moved=hands_moved, played=PLAYED),
                  *belief.named_evidence(events, view.seat, "named", PLAYED, hands_moved)]
         return [e for e in found if team[e.seat] != team[view.seat]]
 
