@@ -25,8 +25,9 @@ Methods: ``uniform`` (every consistent deal alike: ``infer_from_draws`` off),
 ``infer`` (an opponent who drew holds no card it could have played then:
 what ISMCTS uses by default) and, where the variant's deals read one,
 ``belief`` (``infer`` with ``belief="voids"``: a deal drawn in proportion to
-how little it breaks what every draw, pass and named suit of the hand says,
-from up to 32 candidates; :mod:`eights.engines.determinizers.belief`).
+how little it breaks what every draw, pass and named suit of the hand says
+(in crazier_eights, every main phase ended with a discard left), from up to
+32 candidates; :mod:`eights.engines.determinizers.belief`).
 
 The deals are seeded from ``--seed``; the games from seed 9,000,000 on, a
 range no training, evaluation or documented figure uses.

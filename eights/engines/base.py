@@ -667,8 +667,9 @@ class Engine:
 
         ``belief`` weights the consistent deals by what the opponents' play
         showed (:mod:`eights.engines.determinizers.belief`): ``None`` or
-        ``"uniform"`` deals them alike; ``"voids"`` (the pile games Crazy and
-        Livery Eights) makes a deal less likely the more it breaks what each
+        ``"uniform"`` deals them alike; ``"voids"`` (Crazy and Livery Eights;
+        Crazier Eights, where a main phase ended with a discard left is what
+        tells) makes a deal less likely the more it breaks what each
         opponent's draws, passes and named suits over the whole hand say it
         held; an opponent model (a
         :class:`~eights.engines.determinizers.belief.ChoiceModel`, such as the

@@ -718,7 +718,13 @@ class CrazierEightsGame(AbilityRules, TableEngine):
     # ------------------------------------------------------------ seats
     def allies(self, seat: int) -> list[int]:
         """``seat``'s team still in the game, from ``seat`` on in seat order."""
-        return team_in_play(self._team_of, self.state.out, seat)
+        return self.turn_players(seat, self.state.out)
+
+    def turn_players(self, lead: int, out: Sequence[int]) -> list[int]:
+        """The players who take ``lead``'s turn with it (``out``: each seat's flag, 1 once it
+        left), in the order they take their main phases: the rule as a function of what a
+        history shows, so a reader of the events (the belief's evidence) need not copy it."""
+        return team_in_play(self._team_of, out, lead)
 
     def opponents(self, seat: int) -> list[int]:
         """The other teams' players still in the game, in turn order after ``seat``."""
@@ -820,15 +826,23 @@ class CrazierEightsGame(AbilityRules, TableEngine):
         """Whether ``c`` may be discarded now: an 8, or the top card's rank, or a colour to
         follow."""
         s = self.state
-        if self.rank[c] == EIGHT:
-            return True
         pile = s.piles[DISCARD_PILE]
-        if not pile:
+        return self.matches_on(c, pile[-1] if pile else NO_CARD, s.named)
+
+    def matches_on(self, c: int, top: int, named: int) -> bool:
+        """Whether ``c`` may be discarded on ``top`` (``NO_CARD``: an empty discard pile, on
+        which anything goes) with ``named`` the colour named for the 8 on it (-1: none)."""
+        if self.rank[c] == EIGHT or top < 0:
             return True
-        if s.named >= 0:
-            return bool(self.colour_bits[c] >> s.named & 1)
-        top = pile[-1]
+        if named >= 0:
+            return bool(self.colour_bits[c] >> named & 1)
         return self.rank[c] == self.rank[top] or bool(self.colour_bits[c] & self.colour_bits[top])
+
+    def discardable(self, top: int, named: int) -> frozenset[int]:
+        """Every card that may be discarded on ``top`` with ``named`` (:meth:`matches_on`):
+        the rule as data, for a reader of the history (a seat that ended its main phase with
+        a discard left held none of these, as the belief reads it)."""
+        return frozenset(c for c in range(NUM_CARDS) if self.matches_on(c, top, named))
 
     def playable(self, seat: int, c: int) -> bool:
         """An asset always; an event whose abilities must choose a card only when there is a

@@ -13,7 +13,7 @@ from eights.engines.pile import PileEngine
 from tests.conftest import available_variants, every_option_config, sweep_id
 
 #: the variants whose deals read the ``voids`` belief
-BELIEF_VARIANTS = ("crazy_eights", "livery_eights")
+BELIEF_VARIANTS = ("crazy_eights", "livery_eights", "crazier_eights")
 
 # ------------------------------------------------------------------------ specs
 
@@ -74,13 +74,23 @@ def test_plays_only_legal_actions_in_full_games(variant: str, players: int) -> N
         game.step(action)
 
 
-@pytest.mark.parametrize("variant", BELIEF_VARIANTS)
-def test_with_a_belief_plays_only_legal_actions(variant: str) -> None:
+#: (variant, games, decisions a game at most) of the belief's legal-play check
+BELIEF_PLAYS = (("crazy_eights", 2, 100), ("livery_eights", 2, 100), ("crazier_eights", 1, 10))
+
+
+@pytest.mark.parametrize(("variant", "games", "decisions"), BELIEF_PLAYS)
+def test_with_a_belief_plays_only_legal_actions(variant: str, games: int,
+                                                decisions: int) -> None:
+    """Whole games of the pile variants (about 25 decisions); the first 10 decisions of one
+    Crazier Eights game, whose games run past 100 decisions at 50-100 ms a search."""
+    assert {variant for variant, _, _ in BELIEF_PLAYS} == set(BELIEF_VARIANTS)
     game = make_game(variant, num_players=3, seed=4)
     agents = [make_agent("ismcts:sims=12,belief=voids", variant, seed=k) for k in range(3)]
-    for g in range(2):
+    for g in range(games):
         game.reset(seed=g)
-        while not game.game_over:
+        for _ in range(decisions):
+            if game.game_over:
+                break
             view = game.view(game.current_player)
             action = agents[game.current_player].act(view)
             assert action in view.legal_actions
@@ -116,7 +126,7 @@ def test_with_the_heuristic_model_plays_only_legal_actions() -> None:
      r"deals do not read the opponents' choices; crazy_eights does"),
     ("ismcts:belief=voids", "jokers_of_death",
      r"ismcts: jokers_of_death: belief='voids' is not allowed; its deals take 'uniform'; "
-     r"belief='voids' is read in crazy_eights, livery_eights"),
+     r"belief='voids' is read in crazy_eights, livery_eights, crazier_eights$"),
 ])
 def test_bad_belief_options_say_what_is_wrong(spec: str, variant: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):

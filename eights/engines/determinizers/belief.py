@@ -14,9 +14,14 @@ The evidence is data, read once per view by small pure functions over a seat's
 history: :func:`void_evidence` (:class:`AtMost`: a seat that drew or passed
 held none of the cards that fitted then, so of those it holds now at most as
 many as it drew since) and :func:`named_evidence` (:class:`NamedSuit`: a seat
-names the suit it holds most). :func:`weight` is a pure function of the
-evidence and a candidate's hands. Both kinds are soft (``eps ** violations``):
-a player may draw holding a card it could play, or name a suit it holds few of.
+names the suit it holds most). A variant whose turns read differently finds
+its own moments of "held nothing that fitted" (Crazier Eights: a main phase
+ended with a discard left) and turns them into :class:`AtMost` evidence with
+:func:`at_most`, so the counting of later draws and the dropping of evidence
+that a hand-moving effect made unsound are shared. :func:`weight` is a pure
+function of the evidence and a candidate's hands. Both kinds are soft
+(``eps ** violations``): a player may draw holding a card it could play, or
+name a suit it holds few of.
 
 An **opponent model** (:class:`ChoiceModel`) reads more: every play, draw and
 named suit of an opponent is a choice (:class:`Choice`, read once by
@@ -34,7 +39,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Protocol
 
 from ...cards import RANK, SUIT
@@ -56,8 +62,18 @@ NAMED_EPS = 0.3
 #: Crazy Eights, a pick-up of stacked 2s or a penalty in Livery Eights): not a choice to draw
 FORCED_DRAW_ENDS = frozenset({"skip", "pick_up", "penalty"})
 
-#: (suit to follow, top rank) -> the cards that could be played on them, wild cards included
+#: what the pile shows -> the cards that could be played on it, wild cards included: (suit to
+#: follow, top rank) in the pile games, (top card, colour named for an 8) in Crazier Eights
 Fits = Callable[[int, int], frozenset[int]]
+#: a card -> the suits (colours) it counts in when a seat's longest suit is weighed; none for a
+#: wild card, several for a multicoloured one
+SuitsOf = Callable[[int], Iterable[int]]
+#: an event -> the seats whose hands it changes in a way the observer cannot count as draws (a
+#: Trade's take and give, a hand returned by a seat that lost): evidence about those hands
+#: from before it no longer holds
+HandsMoved = Callable[[Sequence], Iterable[int]]
+#: (event index, seat, cards it held none of then, whether the moment was its draw)
+Moment = tuple[int, int, frozenset[int], bool]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -129,7 +145,7 @@ def void_evidence(events: Sequence[Sequence], observer: int, fits: Fits,
     events = current_hand(events)
     forced = _draws_closed(events)
     suit = rank = -1
-    moments: list[tuple[int, int, frozenset[int], bool]] = []  # (index, seat, cards, drew)
+    moments: list[Moment] = []
     for i, (kind, player, card, arg) in enumerate(events):
         if kind in ("starter", "play") and card >= 0:
             suit, rank = SUIT[card], RANK[card]
@@ -140,54 +156,104 @@ def void_evidence(events: Sequence[Sequence], observer: int, fits: Fits,
                 or (kind == "pass" and not (i and events[i - 1][0] == "draw"
                                             and events[i - 1][1] == player))):
             moments.append((i, player, fits(suit, rank), kind == "draw"))
+    return at_most(events, moments, drawn_card_may_fit)
+
+
+def _moved(events: Sequence[Sequence], start: int, seat: int,
+           hands_moved: HandsMoved | None) -> bool:
+    """Whether an event from ``start`` on changes ``seat``'s hand by ``hands_moved``."""
+    return hands_moved is not None and any(
+        seat in hands_moved(e) for e in events[start:])
+
+
+def at_most(events: Sequence[Sequence], moments: Iterable[Moment],
+            drawn_card_may_fit: bool = True, hands_moved: HandsMoved | None = None,
+            played: Collection[str] = ()) -> list[AtMost]:
+    """:class:`AtMost` evidence of ``moments`` in ``events`` (the hand's events, those the
+    moments index): a seat held none of the moment's cards then, so of them its hand now
+    holds at most as many as it drew after the moment, every draw counted, forced or not,
+    plus the card drawn at the moment itself where it was a draw and ``drawn_card_may_fit``.
+
+    With ``played`` (the kinds of event that put a card of the seat's face up), each of
+    those cards it played since that is one of the moment's came from one of those draws,
+    which then holds it no more: the bound is that much lower (the card drawn at the
+    moment counted in, since a drawn card that fits may be played at once).
+
+    A moment after which ``hands_moved`` says the seat's hand changed otherwise (a card
+    taken or given unseen, its hand returned) is dropped: what came in is not counted as a
+    draw, so the bound would no longer be sound, and the cards the observer saw move are
+    placed by the determinizer's constraints anyway.
+    """
     out = []
     for i, seat, cards, drew in moments:
-        later = sum(1 for e in events[i + 1:] if e[0] == "draw" and e[1] == seat)
-        out.append(AtMost(seat, cards, later + int(drew and drawn_card_may_fit)))
+        after = events[i + 1:]
+        if _moved(events, i + 1, seat, hands_moved):
+            continue
+        later = sum(1 for e in after if e[0] == "draw" and e[1] == seat)
+        most = later + int(drew and drawn_card_may_fit)
+        if played:
+            gone = sum(1 for e in after if e[0] in played and e[1] == seat and e[2] in cards)
+            most = min(most, max(0, later + int(drew) - gone))
+        out.append(AtMost(seat, cards, most))
     return out
 
 
-def named_evidence(events: Sequence[Sequence], observer: int) -> list[NamedSuit]:
-    """The suits opponents named after an 8, where the hand it was named from is known: the
-    seat drew nothing since, so it held its hand of now and the cards it played since."""
+def named_evidence(events: Sequence[Sequence], observer: int, named: str = "suit",
+                   played: Collection[str] = ("play",),
+                   hands_moved: HandsMoved | None = None) -> list[NamedSuit]:
+    """The suits opponents named after an 8 (events of kind ``named``, the suit in ``arg``),
+    where the hand it was named from is known: the seat drew nothing since and no
+    ``hands_moved`` event changed its hand, so it held its hand of now and the cards it
+    played since (events of the ``played`` kinds: every card that left its hand face up)."""
     events = current_hand(events)
     out = []
     for i, (kind, player, _card, arg) in enumerate(events):
-        if kind != "suit" or player == observer or player < 0 or arg < 0:
+        if kind != named or player == observer or player < 0 or arg < 0:
             continue
         after = events[i + 1:]
-        if any(e[0] == "draw" and e[1] == player for e in after):
+        if any(e[0] == "draw" and e[1] == player for e in after) or _moved(
+                events, i + 1, player, hands_moved):
             continue
-        since = tuple(e[2] for e in after if e[0] == "play" and e[1] == player)
+        since = tuple(e[2] for e in after if e[0] in played and e[1] == player)
         out.append(NamedSuit(player, arg, since))
     return out
 
 
-def _suit_shortfall(hand: Iterable[int], suit: int, wild_rank: int) -> int:
-    """How many cards ``suit`` falls short of the longest suit of ``hand``, wild cards aside."""
-    counts = [0, 0, 0, 0]
+def standard_suits(wild_rank: int) -> SuitsOf:
+    """The suits of the standard deck's cards: one each, none for the ``wild_rank``."""
+    return lambda c: () if RANK[c] == wild_rank else (SUIT[c],)
+
+
+def _suit_shortfall(hand: Iterable[int], suit: int, suits_of: SuitsOf) -> int:
+    """How many cards ``suit`` falls short of the longest suit of ``hand`` (each card counted
+    in every suit of ``suits_of``; wild cards in none)."""
+    counts: Counter[int] = Counter()
     for c in hand:
-        if RANK[c] != wild_rank:
-            counts[SUIT[c]] += 1
-    return max(counts) - counts[suit]
+        counts.update(suits_of(c))
+    return max(counts.values(), default=0) - counts[suit]
 
 
-def violations(evidence: Evidence, hands: Sequence[Sequence[int]], wild_rank: int) -> int:
-    """How far ``hands`` break one piece of evidence (0: they fit it)."""
+def violations(evidence: Evidence, hands: Sequence[Sequence[int]], wild_rank: int,
+               suits_of: SuitsOf | None = None) -> int:
+    """How far ``hands`` break one piece of evidence (0: they fit it); a named suit is read
+    with ``suits_of`` (by default the standard deck's suits, the ``wild_rank`` aside)."""
     hand = hands[evidence.seat]
     if isinstance(evidence, AtMost):
         cards = evidence.cards
         return max(0, sum(1 for c in hand if c in cards) - evidence.most)
-    return _suit_shortfall([*hand, *evidence.since], evidence.suit, wild_rank)
+    return _suit_shortfall([*hand, *evidence.since], evidence.suit,
+                           suits_of or standard_suits(wild_rank))
 
 
 def weight(evidence: Iterable[Evidence], hands: Sequence[Sequence[int]], wild_rank: int,
-           void_eps: float = VOID_EPS, named_eps: float = NAMED_EPS) -> float:
+           void_eps: float = VOID_EPS, named_eps: float = NAMED_EPS,
+           suits_of: SuitsOf | None = None) -> float:
     """A candidate deal's weight: ``eps ** violations`` over every piece of evidence (1.0
-    for a deal that fits it all)."""
+    for a deal that fits it all); ``suits_of`` as for :func:`violations`."""
+    suits_of = suits_of or standard_suits(wild_rank)
     w = 1.0
     for e in evidence:
-        k = violations(e, hands, wild_rank)
+        k = violations(e, hands, wild_rank, suits_of)
         if k:
             w *= (void_eps if isinstance(e, AtMost) else named_eps) ** k
     return w
