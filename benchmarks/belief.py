@@ -27,7 +27,10 @@ what ISMCTS uses by default) and, where the variant's deals read one,
 ``belief`` (``infer`` with ``belief="voids"``: a deal drawn in proportion to
 how little it breaks what every draw, pass and named suit of the hand says
 (in crazier_eights, every main phase ended with a discard left), from up to
-32 candidates; :mod:`eights.engines.determinizers.belief`).
+32 candidates; :mod:`eights.engines.determinizers.belief`) and, where the
+variant's deals read the opponents' choices, ``heuristic`` (``infer`` with the
+heuristic's opponent model: a deal as likely as every play, draw and named
+suit of the hand was had its holder played as the heuristic does).
 
 The deals are seeded from ``--seed``; the games from seed 9,000,000 on, a
 range no training, evaluation or documented figure uses.
