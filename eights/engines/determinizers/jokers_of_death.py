@@ -96,8 +96,8 @@ def cover_moments(events: Sequence[Sequence], observer: int, num_piles: int
       the 4 of Spades was the player's own) for a 4 of Spades; the cards taken count as
       taken in. The cards a Joker's kill makes its player take are no choice.
 
-    Draws cleared by a ``pass`` are read at the pass. Returns the moments and the indices
-    of the plays from a picked-up pile (not from the hand).
+    Draws that end in a ``pass`` (the stock ran out) are read at the pass. Returns the
+    moments and the indices of the plays from a picked-up pile (not from the hand).
     """
     tops, suits, sizes = [-1] * num_piles, [-1] * num_piles, [0] * num_piles
     pending, owners, killed = [0] * num_piles, [-1] * num_piles, [False] * num_piles
@@ -131,7 +131,7 @@ def cover_moments(events: Sequence[Sequence], observer: int, num_piles: int
             i = j
             continue
         elif kind == "take":
-            start = i - arg
+            start = max(0, i - arg)  # (the cards taken are the draws just before)
             killing = start > 0 and events[start - 1][0] == "kill"
             if not killing:
                 if theirs and answer and todo:
