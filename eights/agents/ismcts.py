@@ -8,10 +8,11 @@ sets is grown over many iterations; each iteration
    (:meth:`~eights.engines.base.Engine.determinize`: own hand and public
    state as seen, hidden cards dealt at random; with ``belief=voids`` (the
    variants whose deals read it), drawn in proportion to how well the deal
-   fits what every opponent's draws, passes, unused discards and named suits
-   of the hand showed; with ``belief=heuristic``, in Crazy Eights, in
-   proportion to how likely every opponent choice of the hand was had it
-   played as the heuristic does: :mod:`eights.engines.determinizers.belief`);
+   fits what every opponent's draws, passes (and named suits, Crazier Eights'
+   unused discards, Jokers of Death's follows and takes) of the hand showed;
+   with ``belief=heuristic``, in Crazy Eights, in proportion to how likely
+   every opponent choice of the hand was had it played as the heuristic does:
+   :mod:`eights.engines.determinizers.belief`);
 2. **selects** down the tree with UCB1 using *availability* counts: a child
    is a candidate only if its action is legal in this determinization, and
    its exploration term counts the iterations in which it was available, not
@@ -356,8 +357,8 @@ SPEC_OPTIONS: dict[str, tuple[str, type, str]] = {
     "cp": ("prior_weight", float, "PUCT's constant with a prior, a number >= 0 (default 2)"),
     "belief": ("belief", str, f"how opponents' hidden cards are dealt: "
                               f"{' or '.join([*BELIEFS, *MODEL_BELIEFS])} (default uniform; "
-                              f"voids, where a variant's deals read it: weighted by the voids "
-                              f"their draws, passes, unused discards and named suits show; "
+                              f"voids, where a variant's deals read it: weighted by what the "
+                              f"opponents' draws, passes and suits showed they lacked; "
                               f"heuristic, in crazy_eights: by how likely their plays were had "
                               f"they played as the heuristic does)"),
 }

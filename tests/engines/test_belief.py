@@ -118,8 +118,9 @@ def test_the_weight_is_eps_to_the_violations() -> None:
 
 
 # ---------------------------------------------------------------- determinize
-#: the variants whose deals read the ``voids`` belief
-BELIEF_VARIANTS = ("crazy_eights", "livery_eights", "crazier_eights")
+#: the variants whose deals read the ``voids`` belief (Jokers of Death's own evidence:
+#: tests/engines/test_belief_jokers.py)
+BELIEF_VARIANTS = ("crazy_eights", "livery_eights", "crazier_eights", "jokers_of_death")
 
 
 def views(variant: str, games: int = 3, seed: int = 11):
@@ -189,14 +190,14 @@ def test_belief_deals_follow_the_voids_uniform_ones_do_not(variant: str, games: 
     assert voids_bad * 10 <= uniform_bad
 
 
-@pytest.mark.parametrize("variant", ["jokers_of_death", "baby_eating_eights"])
+@pytest.mark.parametrize("variant", ["baby_eating_eights"])
 def test_a_belief_a_variant_does_not_read_is_refused_naming_those_that_do(
         variant: str) -> None:
     game = make_game(variant, seed=1)
     view = game.view(game.current_player)
     with pytest.raises(ValueError, match=rf"{variant}: belief='voids' is not allowed; its deals "
                                          r"take 'uniform'; .* read in crazy_eights, "
-                                         r"livery_eights, crazier_eights$"):
+                                         r"livery_eights, jokers_of_death, crazier_eights$"):
         type(game).determinize(view, random.Random(0), belief="voids")
     type(game).determinize(view, random.Random(0), belief="uniform")
 

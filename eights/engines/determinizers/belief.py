@@ -18,10 +18,12 @@ names the suit it holds most). A variant whose turns read differently finds
 its own moments of "held nothing that fitted" (Crazier Eights: a main phase
 ended with a discard left) and turns them into :class:`AtMost` evidence with
 :func:`at_most`, so the counting of later draws and the dropping of evidence
-that a hand-moving effect made unsound are shared. :func:`weight` is a pure
-function of the evidence and a candidate's hands. Both kinds are soft
-(``eps ** violations``): a player may draw holding a card it could play, or
-name a suit it holds few of.
+that a hand-moving effect made unsound are shared; a game of several piles
+follows each hand to now with :func:`follow_hand` (:class:`Uncovered`: a seat
+could not give each pile a card of its own, Jokers of Death's rule for a
+draw). :func:`weight` is a pure function of the evidence and a candidate's
+hands. Every kind is soft (``eps ** violations``): a player may draw holding a
+card it could play, or name a suit it holds few of.
 
 An **opponent model** (:class:`ChoiceModel`) reads more: every play, draw and
 named suit of an opponent is a choice (:class:`Choice`, read once by
@@ -40,14 +42,18 @@ import dataclasses
 import functools
 import random
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Sequence
-from typing import Protocol
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from ...cards import RANK, SUIT
 
+if TYPE_CHECKING:
+    from ..events import EventKind
+
 #: the beliefs ``Engine.determinize`` takes by name: ``uniform`` (every consistent deal alike,
 #: as without a belief) and ``voids`` (the evidence of :func:`void_evidence` and
-#: :func:`named_evidence`, for the variants whose determinizer reads it)
+#: :func:`named_evidence`, or a variant's own :class:`Uncovered` moments, for the variants
+#: whose determinizer reads it)
 BELIEFS = ("uniform", "voids")
 #: the most candidate deals a belief weighs for each deal it returns: more follow the evidence
 #: more closely where few deals fit it, at a cost linear in it there (elsewhere the first deal
@@ -95,7 +101,27 @@ class NamedSuit:
     since: tuple[int, ...]
 
 
-Evidence = AtMost | NamedSuit
+@dataclasses.dataclass(frozen=True)
+class Uncovered:
+    """Seat :attr:`seat` could not give each of :attr:`piles` (per pile, the cards that fitted
+    it then) a card of its own; since then :attr:`most` cards came into that hand and it
+    played :attr:`played` from it.
+
+    The several-pile form of :class:`AtMost`: by Hall's theorem the hand then fell short on
+    some set of piles, held fewer cards fitting one of them than there are piles in it
+    (:func:`cover_slack`), and which set is not known, so the evidence keeps them all. Its
+    hand now with the cards it played since is that hand with the ``most`` cards that came
+    in; each of those lifts the slack by at most one. With one pile it says what
+    :class:`AtMost` says, the cards played since counted back in.
+    """
+
+    seat: int
+    piles: tuple[frozenset[int], ...]
+    most: int
+    played: tuple[int, ...] = ()
+
+
+Evidence = AtMost | NamedSuit | Uncovered
 
 
 def current_hand(events: Sequence[Sequence]) -> list[Sequence]:
@@ -224,6 +250,76 @@ def standard_suits(wild_rank: int) -> SuitsOf:
     return lambda c: () if RANK[c] == wild_rank else (SUIT[c],)
 
 
+def follow_hand(events: Sequence[Sequence], start: int, seat: int, observer: int,
+                num_players: int, kinds: Mapping[str, EventKind],
+                elsewhere: Collection[int] = ()) -> tuple[int, int, tuple[int, ...]] | None:
+    """Where the hand ``seat`` held just before ``events[start]`` is now, and what changed it:
+    (the seat holding it, the cards that came into it, the cards played from it), or
+    ``None`` once it reached ``observer`` (who sees it: nothing to weigh).
+
+    Read from the kinds' declared flows (:class:`~eights.engines.events.EventKind`): a card
+    into the event player's hand (a draw, a card seen to join it) came in, a card from it
+    to the table was played from it, and a kind that ``passes_hands`` moves every hand to
+    the next seat in its direction (a hand switch: the hand, and what is known of it, goes
+    on). ``seen_only`` kinds echo a move another event logs, and the events at the indices
+    of ``elsewhere`` are plays from somewhere else than the hand (a picked-up pile).
+    """
+    holder, taken, played = seat, 0, []
+    for i in range(start, len(events)):
+        kind, player, card, arg = events[i]
+        declared = kinds.get(kind)
+        if declared is None:
+            continue
+        if declared.passes_hands:
+            holder = (holder + arg) % num_players
+            if holder == observer:
+                return None
+            continue
+        flow = declared.flow
+        if player != holder or flow is None or declared.seen_only:
+            continue
+        if flow[1] == "hand":
+            taken += 1
+        elif flow[0] == "hand" and i not in elsewhere:
+            played.append(card)
+    return holder, taken, tuple(played)
+
+
+@functools.lru_cache(maxsize=4096)
+def _pile_masks(piles: tuple[frozenset[int], ...]) -> dict[int, int]:
+    """Per card that fits any of ``piles``, the bit mask of the piles it fits."""
+    masks: dict[int, int] = {}
+    for k, cards in enumerate(piles):
+        for c in cards:
+            masks[c] = masks.get(c, 0) | 1 << k
+    return masks
+
+
+def cover_slack(cards: Iterable[int], piles: Sequence[frozenset[int]]) -> int:
+    """The least, over every non-empty set of ``piles``, of the cards (copies counted) that
+    fit one of its piles, less the piles in it, plus one.
+
+    At most 0 exactly where no choice of distinct cards gives every pile one (Hall's
+    theorem), and one card more lifts it by at most one: so a hand that had no cover, and
+    took ``m`` cards in since, has a slack of at most ``m``. With one pile it is the count
+    of the cards that fit it.
+    """
+    if len(piles) == 1:
+        fit = piles[0]
+        return sum(1 for c in cards if c in fit)
+    masks = _pile_masks(tuple(piles))
+    held = Counter(masks[c] for c in cards if c in masks)
+    return min(sum(k for mask, k in held.items() if mask & chosen) - chosen.bit_count() + 1
+               for chosen in range(1, 1 << len(piles)))
+
+
+def can_break(evidence: Uncovered, hand_size: int) -> bool:
+    """Whether some hand of ``hand_size`` cards breaks ``evidence``: one that cannot says
+    nothing (an old draw with many cards taken in since) and need not be weighed. Each
+    card of the hand adds at most one to every set of piles' count."""
+    return hand_size + cover_slack(evidence.played, evidence.piles) > evidence.most
+
+
 def _suit_shortfall(hand: Iterable[int], suit: int, suits_of: SuitsOf) -> int:
     """How many cards ``suit`` falls short of the longest suit of ``hand`` (each card counted
     in every suit of ``suits_of``; wild cards in none)."""
@@ -241,6 +337,8 @@ def violations(evidence: Evidence, hands: Sequence[Sequence[int]], wild_rank: in
     if isinstance(evidence, AtMost):
         cards = evidence.cards
         return max(0, sum(1 for c in hand if c in cards) - evidence.most)
+    if isinstance(evidence, Uncovered):
+        return max(0, cover_slack([*hand, *evidence.played], evidence.piles) - evidence.most)
     return _suit_shortfall([*hand, *evidence.since], evidence.suit,
                            suits_of or standard_suits(wild_rank))
 
@@ -249,13 +347,14 @@ def weight(evidence: Iterable[Evidence], hands: Sequence[Sequence[int]], wild_ra
            void_eps: float = VOID_EPS, named_eps: float = NAMED_EPS,
            suits_of: SuitsOf | None = None) -> float:
     """A candidate deal's weight: ``eps ** violations`` over every piece of evidence (1.0
-    for a deal that fits it all); ``suits_of`` as for :func:`violations`."""
+    for a deal that fits it all); ``suits_of`` as for :func:`violations`; :class:`Uncovered`
+    weighs as a void."""
     suits_of = suits_of or standard_suits(wild_rank)
     w = 1.0
     for e in evidence:
         k = violations(e, hands, wild_rank, suits_of)
         if k:
-            w *= (void_eps if isinstance(e, AtMost) else named_eps) ** k
+            w *= (named_eps if isinstance(e, NamedSuit) else void_eps) ** k
     return w
 
 
