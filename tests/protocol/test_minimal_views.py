@@ -95,6 +95,27 @@ def test_every_agent_answers_a_legal_move_on_minimal_views(variant: str, spec: s
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
+@pytest.mark.parametrize("whole", [True, False], ids=["whole", "minimal"])
+def test_the_heuristic_belief_searches_on_whole_and_minimal_views(whole: bool, caplog) -> None:
+    """Crazy Eights' opponent model reads the history a whole view sends, and deals as
+    uniform where a minimal view sends none: the search answers legally either way."""
+    session = BotSession("ismcts:sims=15,belief=heuristic", seed=3)
+    config = make_game("crazy_eights", seed=0, num_players=2).config.to_dict()
+    (ready,), _ = session.handle(m.encode(m.hello("crazy_eights", config)))
+    assert ready["type"] == "ready", ready
+    asked = 0
+    for game in positions("crazy_eights", games=2, rate=0.3):
+        view = game.view(game.current_player)
+        msg = m.decide(view, asked + 1, 1, None) if whole else minimal_decide(game, asked + 1)
+        (reply,), _ = session.handle(m.encode(msg))
+        assert reply["type"] == "action", reply
+        assert reply["action"] in msg["legal"]
+        asked += 1
+    assert asked > 5
+    assert session.fallbacks == 0
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
 @pytest.mark.parametrize("variant", ["crazy_eights", "livery_eights"])
 def test_the_heuristic_plays_the_same_on_minimal_and_whole_views(variant: str) -> None:
     """It reads only required fields, so leaving the rest out changes nothing."""
