@@ -18,7 +18,7 @@ from tests.engines.test_determinize import positions
 FITS = _cards_that_fit(8)
 
 
-def fits(suit: int, rank: int) -> frozenset[int]:
+def fits(suit: int, rank: int, locked: bool = False) -> frozenset[int]:
     return FITS[suit][rank]
 
 
@@ -53,6 +53,16 @@ def test_a_kept_drawn_card_may_fit_where_the_rules_allow() -> None:
     """Livery: the drawn card is kept (the turn ends), and it may fit."""
     (void,) = b.void_evidence(DREW_ON_5H, 0, fits, drawn_card_may_fit=True)
     assert void.most == 1
+
+
+def test_cards_of_the_void_played_since_are_counted_off_it() -> None:
+    """Seat 1 held no heart when it drew; a heart it played since came with a later draw (or
+    was the one drawn then), so one card fewer of them may be in its hand now."""
+    later = [*DREW_ON_5H, ev("draw", 1), ev("play", 1, "4H")]
+    first, _ = b.void_evidence(later, 0, fits, drawn_card_may_fit=True)
+    assert first == b.AtMost(1, fits(HEARTS, 9), 1)
+    (kept,) = b.void_evidence([*DREW_ON_5H, ev("play", 1, "4C")], 0, fits, True)
+    assert kept.most == 1  # a club is none of them
 
 
 def test_forced_draws_are_no_evidence_but_count_as_later_draws() -> None:

@@ -13,20 +13,27 @@ holds, since every candidate comes from the determinizer.
 The evidence is data, read once per view by small pure functions over a seat's
 history: :func:`void_evidence` (:class:`AtMost`: a seat that drew or passed
 held none of the cards that fitted then, so of those it holds now at most as
-many as it drew since) and :func:`named_evidence` (:class:`NamedSuit`: a seat
-names the suit it holds most). :func:`weight` is a pure function of the
-evidence and a candidate's hands, so a model-based belief (the likelihood of
-each observed action under a policy) can replace it without touching the
-dealing. Both kinds are soft (``eps ** violations``): a player may draw
-holding a card it could play, or name a suit it holds few of.
+many as it took into its hand since, less those it was seen to give up) and
+:func:`named_evidence` (:class:`NamedSuit`: a seat names the suit it holds
+most). What moves cards in and out of hands is the variant's declared flows
+(:class:`Flows`), so a variant whose cards change hands unseen (a Seven's
+swap in Baby-Eating Eights) is read with the same functions. :func:`weight`
+is a pure function of the evidence and a candidate's hands, so a model-based
+belief (the likelihood of each observed action under a policy) can replace it
+without touching the dealing. Both kinds are soft (``eps ** violations``): a
+player may draw holding a card it could play, or name a suit it holds few
+of. Where the rules forbid that (Baby-Eating Eights), a void that leaves a
+seat no room is certain, and the determinizer deals around it rather than
+weighing deals against it (``Determinizer.certain_voids``).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ...cards import RANK, SUIT
+from ..events import EventKind
 
 #: the beliefs ``Engine.determinize`` takes by name: ``uniform`` (every consistent deal alike,
 #: as without a belief) and ``voids`` (the evidence of :func:`void_evidence` and
@@ -42,11 +49,20 @@ VOID_EPS = 0.02
 #: the weight of each card by which a named suit falls short of the seat's longest suit then
 NAMED_EPS = 0.3
 #: the events that end a run of forced draws, their ``arg`` the run's length (a King's draws in
-#: Crazy Eights, a pick-up of stacked 2s or a penalty in Livery Eights): not a choice to draw
-FORCED_DRAW_ENDS = frozenset({"skip", "pick_up", "penalty"})
+#: Crazy Eights, a pick-up of stacked 2s or a penalty in Livery Eights, an Ace's, Five's, Ten's
+#: or Joker's draws and the Guarantee Joker's combo in Baby-Eating Eights): not a choice to draw
+FORCED_DRAW_ENDS = frozenset({"skip", "pick_up", "penalty", "forced_draw"})
+#: the events whose card is the pile's top card from then on: a card turned up or played, and
+#: the King of Hearts a Baby-Eating Eights redeal leaves alone on the pile (its new hand's
+#: first event, so the hand's draws on it are read)
+TOP_CARDS = frozenset({"starter", "play", "redeal"})
+#: the events after which only the top card's own rank matches (not its number) until the next
+#: card goes on the pile: a Six or Nine dropped on a Three in Baby-Eating Eights
+LOCKS = frozenset({"locked"})
 
-#: (suit to follow, top rank) -> the cards that could be played on them, wild cards included
-Fits = Callable[[int, int], frozenset[int]]
+#: (suit to follow, top rank, locked: only the rank itself matches) -> the cards a seat that
+#: drew or passed there did not hold (the engine's ``draw_excludes``)
+Fits = Callable[[int, int, bool], frozenset[int]]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,12 +87,64 @@ class NamedSuit:
 Evidence = AtMost | NamedSuit
 
 
-def current_hand(events: Sequence[Sequence]) -> list[Sequence]:
-    """The events of the hand in play: those after the last ``deal`` (a match deals anew,
-    and what was seen of the last hand says nothing of this one's cards)."""
+@dataclasses.dataclass(frozen=True)
+class Flows:
+    """Where each kind of event moves its card, as the readers need it: which seat's hand a
+    card enters or leaves, and which kinds deal a new hand. Made from a variant's declared
+    kinds (:func:`flows_of`, from :attr:`EventKind.flow`, ``seen_only`` and ``new_hand``); the
+    default is the shared pile games' (a draw, a card played or turned up, a deal).
+
+    ``moves``: kind -> ``(from, to)``, places of :data:`~eights.engines.events.FLOW_PLACES`
+    (``hand``: the event's player's, ``hand:arg``: the seat in its ``arg``). ``echoes``: kinds
+    that re-tell, for the one seat that sees the card, a move another kind logs for every
+    seat (a Seven's ``give`` beside its ``take``); left out, so no move counts twice.
+    """
+
+    moves: Mapping[str, tuple[str, str]] = dataclasses.field(default_factory=lambda: {
+        "draw": ("stock", "hand"), "play": ("hand", "table"), "starter": ("stock", "table")})
+    echoes: frozenset[str] = frozenset()
+    new_hand: frozenset[str] = frozenset({"deal"})
+
+    def _seat(self, event: Sequence, place: str) -> int:
+        """The seat whose hand ``place`` is in ``event`` (-1: not a hand)."""
+        return event[1] if place == "hand" else event[3] if place == "hand:arg" else -1
+
+    def into(self, event: Sequence) -> int:
+        """The seat whose hand ``event`` puts its card in (-1: none)."""
+        move = self.moves.get(event[0])
+        return -1 if move is None or event[0] in self.echoes else self._seat(event, move[1])
+
+    def out_of(self, event: Sequence) -> int:
+        """The seat whose hand ``event`` takes its card from (-1: none)."""
+        move = self.moves.get(event[0])
+        return -1 if move is None or event[0] in self.echoes else self._seat(event, move[0])
+
+    def shown_out(self, event: Sequence) -> int:
+        """The seat that put ``event``'s card face up on the table from its hand (-1: none)."""
+        move = self.moves.get(event[0])
+        return self.out_of(event) if move is not None and move[1] == "table" else -1
+
+
+#: the shared pile games' flows (what a reader of hand-built histories takes by default)
+PILE_FLOWS = Flows()
+
+
+def flows_of(kinds: Mapping[str, EventKind]) -> Flows:
+    """A variant's :class:`Flows`, from its declared event kinds (``Engine.event_kinds``)."""
+    return Flows(moves={name: k.flow for name, k in kinds.items() if k.flow is not None},
+                 echoes=frozenset(name for name, k in kinds.items() if k.seen_only),
+                 new_hand=frozenset(name for name, k in kinds.items() if k.new_hand))
+
+
+def current_hand(events: Sequence[Sequence],
+                 new_hand: Iterable[str] = PILE_FLOWS.new_hand) -> list[Sequence]:
+    """The events of the hand in play: those from the last ``new_hand`` event on (a match
+    deals anew, a King of Hearts redeals, and what was seen of the last hand says nothing
+    of this one's cards)."""
+    new_hand = frozenset(new_hand)
     start = 0
     for i, event in enumerate(events):
-        if event[0] == "deal":
+        if event[0] in new_hand:
             start = i
     return list(events[start:])
 
@@ -105,58 +173,84 @@ def _draws_closed(events: Sequence[Sequence]) -> list[bool]:
     return forced
 
 
+def _draws_on(events: Sequence[Sequence], i: int, forced: Sequence[bool]) -> bool:
+    """Whether the chosen draw ``i`` is followed (a reshuffle aside) by another chosen draw of
+    the same seat: a draw until a playable card comes, the seat holding the cards before."""
+    for j in range(i + 1, len(events)):
+        if events[j][0] != "reshuffle":
+            return events[j][0] == "draw" and events[j][1] == events[i][1] and not forced[j]
+    return False
+
+
 def void_evidence(events: Sequence[Sequence], observer: int, fits: Fits,
-                  drawn_card_may_fit: bool = True) -> list[AtMost]:
+                  drawn_card_may_fit: bool = True, flows: Flows = PILE_FLOWS) -> list[AtMost]:
     """What each opponent's draws and passes say it lacked, over the hand's whole history.
 
-    An opponent that chose to draw (a single draw no forced-draw event accounts for), or
-    passed its turn without drawing, held no card that fitted the pile then (``fits`` of
-    the suit to follow and the top rank). Of those cards its hand now holds at most as
-    many as it drew afterwards: the card drawn then too when ``drawn_card_may_fit`` (it
-    may be kept though it fits), every later draw, forced or not.
+    An opponent that chose to draw (a draw no forced-draw event accounts for), or passed
+    its turn without drawing, held no card that fitted the pile then (``fits`` of the suit
+    to follow, the top rank and whether a lock (:data:`LOCKS`) held the pile to that rank).
+    Of those cards its hand now holds at most as many as came into it since (``flows``):
+    the card drawn then, every later draw (forced or not) and card taken, less the cards of
+    them it was seen to give up (played, put under the pile). Where a drawn card that fits
+    is played at once (not ``drawn_card_may_fit``), the card drawn then cannot be one of
+    them either. In a run of draws until a playable card comes, the run's last draw says
+    all the earlier ones do (the seat held their cards then), so it alone is evidence:
+    pieces saying the same would each cut the deal's weight.
     """
-    events = current_hand(events)
+    events = current_hand(events, flows.new_hand)
     forced = _draws_closed(events)
     suit = rank = -1
+    locked = False
     moments: list[tuple[int, int, frozenset[int], bool]] = []  # (index, seat, cards, drew)
     for i, (kind, player, card, arg) in enumerate(events):
-        if kind in ("starter", "play") and card >= 0:
-            suit, rank = SUIT[card], RANK[card]
+        if kind in TOP_CARDS and card >= 0:
+            suit, rank, locked = SUIT[card], RANK[card], False
         elif kind == "suit" and arg >= 0:
             suit = arg
+        elif kind in LOCKS:
+            locked = True
         elif player != observer and player >= 0 and suit >= 0 and (
-                (kind == "draw" and not forced[i])
+                (kind == "draw" and not forced[i] and not _draws_on(events, i, forced))
                 or (kind == "pass" and not (i and events[i - 1][0] == "draw"
                                             and events[i - 1][1] == player))):
-            moments.append((i, player, fits(suit, rank), kind == "draw"))
+            moments.append((i, player, fits(suit, rank, locked), kind == "draw"))
     out = []
     for i, seat, cards, drew in moments:
-        later = sum(1 for e in events[i + 1:] if e[0] == "draw" and e[1] == seat)
-        out.append(AtMost(seat, cards, later + int(drew and drawn_card_may_fit)))
+        after = events[i + 1:]
+        came = sum(1 for e in after if flows.into(e) == seat)
+        gone = sum(1 for e in after if e[2] in cards and flows.out_of(e) == seat)
+        most = came + int(drew) - gone
+        if drew and not drawn_card_may_fit:
+            most = min(most, came)
+        out.append(AtMost(seat, cards, max(most, 0)))
     return out
 
 
-def named_evidence(events: Sequence[Sequence], observer: int) -> list[NamedSuit]:
-    """The suits opponents named after an 8, where the hand it was named from is known: the
-    seat drew nothing since, so it held its hand of now and the cards it played since."""
-    events = current_hand(events)
+def named_evidence(events: Sequence[Sequence], observer: int,
+                   flows: Flows = PILE_FLOWS) -> list[NamedSuit]:
+    """The suits opponents named after an 8, where the hand it was named from is known: no
+    card has come into the seat's hand or left it unseen since (``flows``: a draw, a card
+    taken or given), so it held its hand of now and the cards it put face up since."""
+    events = current_hand(events, flows.new_hand)
     out = []
     for i, (kind, player, _card, arg) in enumerate(events):
         if kind != "suit" or player == observer or player < 0 or arg < 0:
             continue
         after = events[i + 1:]
-        if any(e[0] == "draw" and e[1] == player for e in after):
+        if any(flows.into(e) == player or (flows.out_of(e) == player
+                                           and flows.shown_out(e) != player) for e in after):
             continue
-        since = tuple(e[2] for e in after if e[0] == "play" and e[1] == player)
+        since = tuple(e[2] for e in after if flows.shown_out(e) == player)
         out.append(NamedSuit(player, arg, since))
     return out
 
 
 def _suit_shortfall(hand: Iterable[int], suit: int, wild_rank: int) -> int:
-    """How many cards ``suit`` falls short of the longest suit of ``hand``, wild cards aside."""
+    """How many cards ``suit`` falls short of the longest suit of ``hand``, wild cards (and
+    cards of no suit: jokers) aside."""
     counts = [0, 0, 0, 0]
     for c in hand:
-        if RANK[c] != wild_rank:
+        if RANK[c] != wild_rank and SUIT[c] >= 0:
             counts[SUIT[c]] += 1
     return max(counts) - counts[suit]
 
