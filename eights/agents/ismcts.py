@@ -7,8 +7,9 @@ sets is grown over many iterations; each iteration
 1. **determinizes**: asks the engine for a position consistent with the view
    (:meth:`~eights.engines.base.Engine.determinize`: own hand and public
    state as seen, hidden cards dealt at random; with ``belief=voids``, in the
-   pile games, drawn in proportion to how well the deal fits what every
-   opponent's draws, passes and named suits of the hand showed:
+   single-pile games (Crazy, Livery and Baby-Eating Eights), drawn in
+   proportion to how well the deal fits what every opponent's draws, passes
+   and named suits of the hand showed:
    :mod:`eights.engines.determinizers.belief`);
 2. **selects** down the tree with UCB1 using *availability* counts: a child
    is a candidate only if its action is legal in this determinization, and
@@ -335,8 +336,9 @@ SPEC_OPTIONS: dict[str, tuple[str, type, str]] = {
                             "the table) or a model (a shipped name or a file); none by default"),
     "cp": ("prior_weight", float, "PUCT's constant with a prior, a number >= 0 (default 2)"),
     "belief": ("belief", str, f"how opponents' hidden cards are dealt: {' or '.join(BELIEFS)} "
-                              f"(default uniform; voids in crazy_eights and livery_eights only: "
-                              f"deals weighted by the voids their draws, passes and suits show)"),
+                              f"(default uniform; voids in crazy_eights, livery_eights and "
+                              f"baby_eating_eights only: deals weighted by the voids their "
+                              f"draws, passes and suits show)"),
 }
 
 

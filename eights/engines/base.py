@@ -667,8 +667,8 @@ class Engine:
 
         ``belief`` weights the consistent deals by what the opponents' play
         showed (:mod:`eights.engines.determinizers.belief`): ``None`` or
-        ``"uniform"`` deals them alike; ``"voids"`` (the pile games Crazy and
-        Livery Eights) makes a deal less likely the more it breaks what each
+        ``"uniform"`` deals them alike; ``"voids"`` (the single-pile games Crazy,
+        Livery and Baby-Eating Eights) makes a deal less likely the more it breaks what each
         opponent's draws, passes and named suits over the whole hand say it
         held. A variant whose deals do not read a belief refuses it
         (``ValueError``), naming the variants that do.

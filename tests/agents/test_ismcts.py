@@ -13,7 +13,7 @@ from eights.engines.pile import PileEngine
 from tests.conftest import available_variants, every_option_config, sweep_id
 
 #: the variants whose deals read the ``voids`` belief
-BELIEF_VARIANTS = ("crazy_eights", "livery_eights")
+BELIEF_VARIANTS = ("crazy_eights", "livery_eights", "baby_eating_eights")
 
 # ------------------------------------------------------------------------ specs
 
@@ -74,13 +74,20 @@ def test_plays_only_legal_actions_in_full_games(variant: str, players: int) -> N
         game.step(action)
 
 
+#: decisions a game of the belief test plays at most, where a variant's games run long (a
+#: 3-player Baby-Eating Eights game at this budget plays 167 decisions at seed 0)
+BELIEF_DECISIONS = {"baby_eating_eights": 30}
+
+
 @pytest.mark.parametrize("variant", BELIEF_VARIANTS)
 def test_with_a_belief_plays_only_legal_actions(variant: str) -> None:
     game = make_game(variant, num_players=3, seed=4)
     agents = [make_agent("ismcts:sims=12,belief=voids", variant, seed=k) for k in range(3)]
     for g in range(2):
         game.reset(seed=g)
-        while not game.game_over:
+        for _ in range(BELIEF_DECISIONS.get(variant, 1000)):
+            if game.game_over:
+                break
             view = game.view(game.current_player)
             action = agents[game.current_player].act(view)
             assert action in view.legal_actions
@@ -99,7 +106,7 @@ def test_a_belief_spec_sets_the_belief_and_uniform_is_no_belief() -> None:
      r"dealt: uniform or voids"),
     ("ismcts:belief=voids", "jokers_of_death",
      r"ismcts: jokers_of_death: belief='voids' is not allowed; its deals take 'uniform'; "
-     r"belief='voids' is read in crazy_eights, livery_eights"),
+     r"belief='voids' is read in crazy_eights, livery_eights, baby_eating_eights"),
 ])
 def test_bad_belief_options_say_what_is_wrong(spec: str, variant: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
