@@ -554,6 +554,10 @@ class BabyEatingEightsGame(PileEngine):
         EventKind("guarantee", "the Guarantee Joker: the player draws the draw pile; arg: its "
                   "size", "The Guarantee Joker: {player} draws the entire draw pile ({arg} "
                   "cards).", arg="count"),
+        EventKind("forced_draw", "the player has drawn the cards an effect made them draw (an "
+                  "Ace, Five, Ten or Joker, the Guarantee Joker's combo), logged after those "
+                  "draws; arg: how many came", "{player} has drawn the {arg} cards they were "
+                  "made to draw.", arg="count"),
         EventKind("guarantee_mode", "the Guarantee Joker's mode starts on the player; arg: "
                   "the cards the piles must reach", "Until the piles hold {arg} cards, a "
                   "player who cannot match is skipped and forced draws come from the hand of "
@@ -861,12 +865,17 @@ class BabyEatingEightsGame(PileEngine):
 
     def _force_draw(self, seat: int, count: int) -> None:
         """A card makes ``seat`` draw ``count``: from the draw pile, or in the Guarantee
-        Joker's mode blindly out of the affected player's hand."""
+        Joker's mode blindly out of the affected player's hand.
+
+        Draws from the pile are closed by a ``forced_draw`` event (how many came): they look
+        like the draws of a player who could not match, which often follow at once (an Ace's
+        two, then the drawer's own turn), and only the closing event tells a reader of the
+        history (a belief, a narration) which draws were no choice."""
         s = self.state
         v = s.victim
         self._forget_draw(seat)
         if v < 0:
-            self._draw_many(seat, count)
+            self.log_event("forced_draw", seat, NO_CARD, self._draw_many(seat, count))
             return
         if seat == v:
             self.log_event("no_draw", seat, NO_CARD, count)
@@ -1030,8 +1039,11 @@ class BabyEatingEightsGame(PileEngine):
         s = self.state
         s.combo_used = True
         self.log_event("guarantee", q, NO_CARD, len(s.stock))
+        drawn = 0
         while s.stock:
             self.move(("stock",), ("hand", q), event="draw", player=q)
+            drawn += 1
+        self.log_event("forced_draw", q, NO_CARD, drawn)  # closed like an effect's draws
         self._forget_draw(q)
         if len(s.piles[0]) < self.threshold:
             s.agenda.insert(0, Frame("mode", q))

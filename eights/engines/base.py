@@ -667,17 +667,17 @@ class Engine:
 
         ``belief`` weights the consistent deals by what the opponents' play
         showed (:mod:`eights.engines.determinizers.belief`): ``None`` or
-        ``"uniform"`` deals them alike; ``"voids"`` (Crazy and Livery Eights;
-        Crazier Eights, where a main phase ended with a discard left is what
-        tells; Jokers of Death, where it is the piles its draws, passes,
-        follows and takes show it could not cover) makes a deal less likely
-        the more it breaks what each opponent's draws, passes and named suits
-        over the whole hand say it held; an opponent model (a
-        :class:`~eights.engines.determinizers.belief.ChoiceModel`, such as the
-        heuristic's, in Crazy Eights) makes it as likely as the opponents' plays,
-        draws and named suits of the hand were under that model. A variant whose
-        deals do not read a belief refuses it (``ValueError``), naming the
-        variants that do.
+        ``"uniform"`` deals them alike; ``"voids"`` (the single-pile games Crazy,
+        Livery and Baby-Eating Eights; Crazier Eights, where a main phase ended
+        with a discard left is what tells; Jokers of Death, where it is the
+        piles its draws, passes, follows and takes show it could not cover)
+        makes a deal less likely the more it breaks what each opponent's draws,
+        passes and named suits over the whole hand say it held; an opponent
+        model (a :class:`~eights.engines.determinizers.belief.ChoiceModel`, such
+        as the heuristic's, in Crazy Eights) makes it as likely as the
+        opponents' plays, draws and named suits of the hand were under that
+        model. A variant whose deals do not read a belief refuses it
+        (``ValueError``), naming the variants that do.
         """
         raise NotImplementedError(f"{cls.variant}: determinize is not implemented")
 

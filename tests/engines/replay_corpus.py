@@ -99,6 +99,10 @@ def choose(texts: Sequence[str], rng: random.Random) -> str:
 #: remembers (the v2 public history), a move the recorded events and decisions already fix:
 #: left out of the hashed text, so the recorded games still check every other event
 MEMORY_ONLY_EVENTS = frozenset({"hands_pass", "left_over", "sees", "returned"})
+#: every kind left out of the hashed text: the memory's, and the closing event of Baby-Eating
+#: Eights' forced draws (``forced_draw``, for a belief that must tell them from chosen ones),
+#: which re-tells draws the recorded events already hold
+RETOLD_EVENTS = MEMORY_ONLY_EVENTS | {"forced_draw"}
 
 
 def event_line(kind: str, player: int, card: int, arg: Any) -> str:
@@ -141,7 +145,7 @@ def transcript(config: str, index: int) -> tuple[list[str], str]:
     try:
         game = play(config, index, lines)
         lines.extend(event_line(*event) for event in game.events
-                     if event[0] not in MEMORY_ONLY_EVENTS)
+                     if event[0] not in RETOLD_EVENTS)
         lines.append(end_line(game))
     except Exception as err:
         lines.append(f"ERROR {type(err).__name__}: {err}\n")

@@ -295,7 +295,7 @@ def test_nothing_to_draw_passes_and_a_short_forced_draw_takes_what_there_is():
     start = step(game, "play AH")
     assert events_from(game, start) == [
         ("play", 1, "AH", -1), ("reshuffle", -1, "", 1), ("draw", 0, "5H", -1),
-        ("play", 0, "5H", -1),
+        ("forced_draw", 0, "", 1), ("play", 0, "5H", -1),
     ]
     assert (sizes(game)[0], game.view(0).phase) == (3, "five target")
 
@@ -306,7 +306,8 @@ def test_ace_next_player_draws_two_and_still_plays():
     game = new_game(["AH 2C 3C 4C 5C 7C", "2D 3D 4D 5D 7D JD", "9S 10S JS QS KS 2S"], "9H",
                     "7H 3S")
     assert events_from(game, 2) == [("play", 0, "AH", -1), ("draw", 1, "7H", -1),
-                                    ("draw", 1, "3S", -1), ("play", 1, "7H", -1)]
+                                    ("draw", 1, "3S", -1), ("forced_draw", 1, "", 2),
+                                    ("play", 1, "7H", -1)]
     assert game.view(1).phase == "seven target" and game.current_player == 1
 
 
@@ -315,7 +316,8 @@ def test_ace_of_spades_makes_the_next_player_draw_four():
     game = new_game(["AS 2C 3C 4C 5C 7C", "2D 3D 4D 5D 7D JD", "9H 10H JH QH KH 2H"], "9S",
                     "2S 3S 4H 5H")
     assert events_from(game, 3) == [("draw", 1, "2S", -1), ("draw", 1, "3S", -1),
-                                    ("draw", 1, "4H", -1), ("draw", 1, "5H", -1)]
+                                    ("draw", 1, "4H", -1), ("draw", 1, "5H", -1),
+                                    ("forced_draw", 1, "", 4)]
     assert sizes(game) == [5, 10, 6]
     assert table(game) == dict(top="AS", suit="S", current=1, actor=1, phase="play",
                                direction=1, legal=["play 2S", "play 3S"])
@@ -434,12 +436,14 @@ def test_five_makes_any_chosen_player_draw_one():
     assert table(game) == dict(top="5H", suit="H", current=0, actor=0, phase="five target",
                                direction=1, legal=["target 0", "target 1", "target 2"])
     start = step(game, "target 2")
-    assert events_from(game, start) == [("five", 0, "", 2), ("draw", 2, "9S", -1)]
+    assert events_from(game, start) == [("five", 0, "", 2), ("draw", 2, "9S", -1),
+                                        ("forced_draw", 2, "", 1)]
     assert (sizes(game), game.current_player) == ([5, 6, 7], 1)
     self_game = new_game(["5H JC 2C 3C 4C 7C", "6H 10H 2D 3D 4D 5D", "7H QH 2S 3S 4S 5S"],
                          "JH", "9S 3H")
     start = step(self_game, "play 5H", "target 0")
-    assert events_from(self_game, start)[1:] == [("five", 0, "", 0), ("draw", 0, "9S", -1)]
+    assert events_from(self_game, start)[1:] == [("five", 0, "", 0), ("draw", 0, "9S", -1),
+                                                 ("forced_draw", 0, "", 1)]
     assert (sizes(self_game), self_game.current_player) == ([6, 6, 6], 1)
 
 
@@ -503,7 +507,8 @@ def test_joker_is_wild_and_the_next_player_draws_four():
     start = step(game, "play BJ", "suit H")
     assert events_from(game, start) == [
         ("play", 0, "BJ", -1), ("suit", 0, "", 2), ("draw", 1, "2H", -1),
-        ("draw", 1, "3H", -1), ("draw", 1, "4H", -1), ("draw", 1, "5H", -1)]
+        ("draw", 1, "3H", -1), ("draw", 1, "4H", -1), ("draw", 1, "5H", -1),
+        ("forced_draw", 1, "", 4)]
     assert table(game) == dict(top="BJ", suit="H", current=1, actor=1, phase="play",
                                direction=1, legal=["play 2H", "play 3H", "play 4H", "play 5H"])
 
@@ -515,14 +520,15 @@ def test_ten_next_player_draws_and_the_player_drops_again_in_a_chain():
     assert game.legal_texts() == ["play 10H", "play JH"]
     start = step(game, "play 10H")
     assert events_from(game, start) == [("play", 0, "10H", -1), ("draw", 1, "2S", -1),
-                                        ("again", 0, "", -1)]
+                                        ("forced_draw", 1, "", 1), ("again", 0, "", -1)]
     assert table(game) == dict(top="10H", suit="H", current=0, actor=0, phase="play",
                                direction=1, legal=["play JH", "play 10S"])
     assert game.view(1).extra_drop
     start = step(game, "play 10S")
     assert events_from(game, start) == [
-        ("play", 0, "10S", -1), ("draw", 1, "3S", -1), ("again", 0, "", -1),
-        ("draw", 0, "4D", -1), ("draw", 0, "6S", -1), ("play", 0, "6S", -1)]
+        ("play", 0, "10S", -1), ("draw", 1, "3S", -1), ("forced_draw", 1, "", 1),
+        ("again", 0, "", -1), ("draw", 0, "4D", -1), ("draw", 0, "6S", -1),
+        ("play", 0, "6S", -1)]
     assert table(game) == dict(top="6S", suit="S", current=1, actor=1, phase="play",
                                direction=1,
                                legal=["play 6H", "play 2S", "play 3S", "play 9S"])
@@ -746,7 +752,8 @@ def test_guarantee_joker_combo_and_its_mode_from_start_to_end():
     evs = events_from(game, start)
     assert evs[:3] == [("play", 1, "RJ", -1), ("suit", 1, "", 3), ("guarantee", 0, "", 37)]
     assert [e[:2] for e in evs[3:40]] == [("draw", 0)] * 37
-    assert evs[40:] == [("guarantee_mode", 0, "", 6), ("no_draw", 0, "", 4)]
+    assert evs[40:] == [("forced_draw", 0, "", 37), ("guarantee_mode", 0, "", 6),
+                        ("no_draw", 0, "", 4)]
     assert sizes(game) == [42, 9] and game.state.stock == []
     view = game.view(1)
     assert (view.guarantee_victim, view.guarantee_spent, view.stock_size) == (0, True, 0)
@@ -797,7 +804,7 @@ def test_reverse_order_jokers_do_nothing_unusual():
     assert game.legal_texts() == ["play 2H", "play 3H", "play 4H", "play 5H", "play BJ"]
     start = step(game, "play BJ", "suit S")
     assert events_from(game, start) == [("play", 1, "BJ", -1), ("suit", 1, "", 3)] + [
-        ("draw", 0, c, -1) for c in ("6H", "7H", "8H", "9H")]
+        ("draw", 0, c, -1) for c in ("6H", "7H", "8H", "9H")] + [("forced_draw", 0, "", 4)]
     assert "guarantee" not in [e.kind for e in game.events]
     assert not game.view(0).guarantee_spent and sizes(game) == [9, 9]
 
@@ -806,7 +813,8 @@ def test_the_other_joker_turned_up_gives_no_combo():
     """Pins docs/rules/baby_eating_eights.md #21: nobody dropped the starter Joker."""
     game = new_game(["RJ 2D 3D 4D 6D 7D", "AC 2C 3C 4C 7C 9C"], "BJ", "2H 3H 4H 5H")
     start = step(game, "play RJ", "suit C")
-    assert [e[0] for e in events_from(game, start)] == ["play", "suit"] + ["draw"] * 4
+    assert [e[0] for e in events_from(game, start)] == [
+        "play", "suit", *["draw"] * 4, "forced_draw"]
     assert not game.view(0).guarantee_spent
 
 
@@ -817,7 +825,7 @@ def test_the_combo_happens_once_until_a_king_of_hearts():
     step(game, "play BJ", "suit H")
     start = step(game, "play RJ", "suit S")
     assert events_from(game, start) == [("play", 1, "RJ", -1), ("suit", 1, "", 3)] + [
-        ("draw", 0, c, -1) for c in ("6H", "7H", "8H", "9H")]
+        ("draw", 0, c, -1) for c in ("6H", "7H", "8H", "9H")] + [("forced_draw", 0, "", 4)]
     assert sizes(game) == [9, 9] and game.state.victim == -1
 
 

@@ -18,7 +18,7 @@ from tests.engines.test_determinize import positions
 FITS = _cards_that_fit(8)
 
 
-def fits(suit: int, rank: int) -> frozenset[int]:
+def fits(suit: int, rank: int, locked: bool = False) -> frozenset[int]:
     return FITS[suit][rank]
 
 
@@ -53,6 +53,16 @@ def test_a_kept_drawn_card_may_fit_where_the_rules_allow() -> None:
     """Livery: the drawn card is kept (the turn ends), and it may fit."""
     (void,) = b.void_evidence(DREW_ON_5H, 0, fits, drawn_card_may_fit=True)
     assert void.most == 1
+
+
+def test_cards_of_the_void_played_since_are_counted_off_it() -> None:
+    """Seat 1 held no heart when it drew; a heart it played since came with a later draw (or
+    was the one drawn then), so one card fewer of them may be in its hand now."""
+    later = [*DREW_ON_5H, ev("draw", 1), ev("play", 1, "4H")]
+    first, _ = b.void_evidence(later, 0, fits, drawn_card_may_fit=True)
+    assert first == b.AtMost(1, fits(HEARTS, 9), 1)
+    (kept,) = b.void_evidence([*DREW_ON_5H, ev("play", 1, "4C")], 0, fits, True)
+    assert kept.most == 1  # a club is none of them
 
 
 def test_forced_draws_are_no_evidence_but_count_as_later_draws() -> None:
@@ -120,7 +130,8 @@ def test_the_weight_is_eps_to_the_violations() -> None:
 # ---------------------------------------------------------------- determinize
 #: the variants whose deals read the ``voids`` belief (Jokers of Death's own evidence:
 #: tests/engines/test_belief_jokers.py)
-BELIEF_VARIANTS = ("crazy_eights", "livery_eights", "crazier_eights", "jokers_of_death")
+BELIEF_VARIANTS = ("crazy_eights", "livery_eights", "crazier_eights", "jokers_of_death",
+                   "baby_eating_eights")
 
 
 def views(variant: str, games: int = 3, seed: int = 11):
@@ -190,14 +201,17 @@ def test_belief_deals_follow_the_voids_uniform_ones_do_not(variant: str, games: 
     assert voids_bad * 10 <= uniform_bad
 
 
-@pytest.mark.parametrize("variant", ["baby_eating_eights"])
 def test_a_belief_a_variant_does_not_read_is_refused_naming_those_that_do(
-        variant: str) -> None:
-    game = make_game(variant, seed=1)
+        monkeypatch) -> None:
+    """Every variant reads ``voids`` now; one whose deals did not would refuse it, naming the
+    variants whose deals do."""
+    game = make_game("jokers_of_death", seed=1)
+    monkeypatch.setattr(type(game).determinizer, "beliefs", ("uniform",))
     view = game.view(game.current_player)
-    with pytest.raises(ValueError, match=rf"{variant}: belief='voids' is not allowed; its deals "
-                                         r"take 'uniform'; .* read in crazy_eights, "
-                                         r"livery_eights, jokers_of_death, crazier_eights$"):
+    with pytest.raises(ValueError, match=r"jokers_of_death: belief='voids' is not allowed; its "
+                                         r"deals take 'uniform'; belief='voids' is read in "
+                                         r"crazy_eights, livery_eights, baby_eating_eights, "
+                                         r"crazier_eights$"):
         type(game).determinize(view, random.Random(0), belief="voids")
     type(game).determinize(view, random.Random(0), belief="uniform")
 

@@ -46,7 +46,8 @@ def evidence(events: list[tuple], observer: int = 0, teams: tuple[int, ...] = (0
     moments = unused_discard_moments(events, observer, engine.discardable, teams,
                                      engine.turn_players)
     found = [*b.at_most(events, moments, hands_moved=hands_moved, played=PLAYED),
-             *b.named_evidence(events, observer, "named", PLAYED, hands_moved)]
+             *b.named_evidence(events, observer, named="named", played=PLAYED,
+                               hands_moved=hands_moved)]
     return [e for e in found if teams[e.seat] != teams[observer]]
 
 

@@ -88,8 +88,20 @@ def seat_knowledge(view: Any) -> SeatKnowledge:
 
 class BabyEatingDeterminizer(PileDeterminizer):
     """:class:`PileDeterminizer` with the seat's knowledge, the pile's flags and the whole
-    agenda."""
+    agenda.
 
+    The ``voids`` belief reads the pile games' evidence (:meth:`read_evidence`): a seat
+    that drew or passed held no card it had to play (``draw_excludes``, under the Six and
+    Nine lock; the cards it may hold back aside), and the suit it named. The engine closes
+    the draws an effect forces with a ``forced_draw`` event, so they are not read as
+    chosen; a Seven's swap and the Guarantee Joker's blind draws move cards by their
+    declared flows (a card taken counts as one drawn, a hand changed unseen tells no named
+    suit), and a King of Hearts' redeal starts the evidence anew, as a deal does.
+    """
+
+    beliefs = ("uniform", "voids")
+    #: a seat may not draw or pass holding a card it must play (#5): its voids are certain
+    certain_voids = True
     #: a record stands after a pass too, when nothing was drawn: the whole hand is read
     spare_drawn_card: ClassVar[bool] = False
 

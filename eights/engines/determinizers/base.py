@@ -21,7 +21,14 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .belief import CANDIDATES, ChoiceHistory, ChoiceModel, Evidence, choice_weight
+from .belief import (
+    CANDIDATES,
+    AtMost,
+    ChoiceHistory,
+    ChoiceModel,
+    Evidence,
+    choice_weight,
+)
 
 if TYPE_CHECKING:
     from ..table import TableEngine, TableState
@@ -93,6 +100,19 @@ def with_memory(constraints: DealConstraints, view: Any) -> DealConstraints:
         [*constraints.placed, *extra], constraints.hidden, constraints.hand_sizes))
 
 
+def barring_voids(constraints: DealConstraints,
+                  evidence: Iterable[Evidence]) -> DealConstraints:
+    """``constraints`` with the cards of every void that leaves a seat no room
+    (:class:`~.belief.AtMost` of ``most`` 0) barred from that seat's hand, where it holds
+    hidden cards: it is dealt none of them while the pool has others, as a seat emptied of
+    Jacks is dealt no Jack."""
+    barred = dict(constraints.barred)
+    for e in evidence:
+        if isinstance(e, AtMost) and not e.most and constraints.hand_sizes[e.seat]:
+            barred[e.seat] = barred.get(e.seat, frozenset()) | e.cards
+    return dataclasses.replace(constraints, barred=barred)
+
+
 class Determinizer:
     """Deals positions consistent with one seat's view onto one engine.
 
@@ -115,6 +135,11 @@ class Determinizer:
     CHAIN_BURN_IN: ClassVar[int] = 150
     #: (view, model) -> the chain's state: the hidden hands, the stock and their weight
     _chains: ClassVar[dict[str, tuple[Any, Any, list[list[int]], list[int], float]]] = {}
+    #: the rules make a void certain (no seat may draw or pass while a card must be played),
+    #: so a belief deals around the voids that leave a seat no room (:func:`barring_voids`)
+    #: instead of drawing deals until one misses them: where several seats have such voids
+    #: few uniform deals miss them all, and :data:`~.belief.CANDIDATES` would mostly run out
+    certain_voids: ClassVar[bool] = False
     #: view -> its evidence, for the last view read: a search deals from one view many times
     _evidence_cache: ClassVar[dict[str, tuple[Any, tuple[Evidence, ...]]]] = {}
 
@@ -192,13 +217,17 @@ class Determinizer:
         much as the search's playout step it feeds). When every candidate is refused, one
         of them is drawn in proportion to its weight (importance resampling, one pass:
         candidate ``i`` replaces the kept one with probability ``w_i / (w_1 + ... + w_i)``,
-        so only a replacing candidate is copied).
+        so only a replacing candidate is copied). With :attr:`certain_voids` the candidates
+        are dealt around the voids that leave a seat no room (:func:`barring_voids`), and the
+        weight judges the rest.
         """
         if candidates < 1:
             raise ValueError(f"{self.engine.variant}: candidates={candidates} is not allowed; "
                              f"a belief weighs at least 1 candidate deal")
         if not evidence:
             return self.deal_asking(rng)
+        if self.certain_voids:
+            self.constraints = barring_voids(self.constraints, evidence)
         kept: TableState | None = None
         total = 0.0
         for _ in range(candidates):

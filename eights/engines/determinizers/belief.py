@@ -13,17 +13,22 @@ holds, since every candidate comes from the determinizer.
 The evidence is data, read once per view by small pure functions over a seat's
 history: :func:`void_evidence` (:class:`AtMost`: a seat that drew or passed
 held none of the cards that fitted then, so of those it holds now at most as
-many as it drew since) and :func:`named_evidence` (:class:`NamedSuit`: a seat
-names the suit it holds most). A variant whose turns read differently finds
-its own moments of "held nothing that fitted" (Crazier Eights: a main phase
-ended with a discard left) and turns them into :class:`AtMost` evidence with
-:func:`at_most`, so the counting of later draws and the dropping of evidence
-that a hand-moving effect made unsound are shared; a game of several piles
+many as it took into its hand since, less those it was seen to give up) and
+:func:`named_evidence` (:class:`NamedSuit`: a seat names the suit it holds
+most). What moves cards in and out of hands is the variant's declared flows
+(:class:`Flows`), so a variant whose cards change hands unseen (a Seven's
+swap in Baby-Eating Eights) is read with the same functions. A variant whose
+turns read differently finds its own moments of "held nothing that fitted"
+(Crazier Eights: a main phase ended with a discard left) and turns them into
+:class:`AtMost` evidence with :func:`at_most`; a game of several piles
 follows each hand to now with :func:`follow_hand` (:class:`Uncovered`: a seat
 could not give each pile a card of its own, Jokers of Death's rule for a
 draw). :func:`weight` is a pure function of the evidence and a candidate's
 hands. Every kind is soft (``eps ** violations``): a player may draw holding a
-card it could play, or name a suit it holds few of.
+card it could play, or name a suit it holds few of. Where the rules forbid
+that (Baby-Eating Eights), a void that leaves a seat no room is certain, and
+the determinizer deals around it rather than weighing deals against it
+(``Determinizer.certain_voids``).
 
 An **opponent model** (:class:`ChoiceModel`) reads more: every play, draw and
 named suit of an opponent is a choice (:class:`Choice`, read once by
@@ -46,6 +51,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from ...cards import RANK, SUIT
+from ..events import EventKind
 
 if TYPE_CHECKING:
     from ..events import EventKind
@@ -65,12 +71,20 @@ VOID_EPS = 0.02
 #: the weight of each card by which a named suit falls short of the seat's longest suit then
 NAMED_EPS = 0.3
 #: the events that end a run of forced draws, their ``arg`` the run's length (a King's draws in
-#: Crazy Eights, a pick-up of stacked 2s or a penalty in Livery Eights): not a choice to draw
-FORCED_DRAW_ENDS = frozenset({"skip", "pick_up", "penalty"})
+#: Crazy Eights, a pick-up of stacked 2s or a penalty in Livery Eights, an Ace's, Five's, Ten's
+#: or Joker's draws and the Guarantee Joker's combo in Baby-Eating Eights): not a choice to draw
+FORCED_DRAW_ENDS = frozenset({"skip", "pick_up", "penalty", "forced_draw"})
+#: the events whose card is the pile's top card from then on: a card turned up or played, and
+#: the King of Hearts a Baby-Eating Eights redeal leaves alone on the pile (its new hand's
+#: first event, so the hand's draws on it are read)
+TOP_CARDS = frozenset({"starter", "play", "redeal"})
+#: the events after which only the top card's own rank matches (not its number) until the next
+#: card goes on the pile: a Six or Nine dropped on a Three in Baby-Eating Eights
+LOCKS = frozenset({"locked"})
 
-#: what the pile shows -> the cards that could be played on it, wild cards included: (suit to
-#: follow, top rank) in the pile games, (top card, colour named for an 8) in Crazier Eights
-Fits = Callable[[int, int], frozenset[int]]
+#: (suit to follow, top rank, locked: only the rank itself matches) -> the cards a seat that
+#: drew or passed there did not hold (the engine's ``draw_excludes``)
+Fits = Callable[[int, int, bool], frozenset[int]]
 #: a card -> the suits (colours) it counts in when a seat's longest suit is weighed; none for a
 #: wild card, several for a multicoloured one
 SuitsOf = Callable[[int], Iterable[int]]
@@ -124,12 +138,64 @@ class Uncovered:
 Evidence = AtMost | NamedSuit | Uncovered
 
 
-def current_hand(events: Sequence[Sequence]) -> list[Sequence]:
-    """The events of the hand in play: those after the last ``deal`` (a match deals anew,
-    and what was seen of the last hand says nothing of this one's cards)."""
+@dataclasses.dataclass(frozen=True)
+class Flows:
+    """Where each kind of event moves its card, as the readers need it: which seat's hand a
+    card enters or leaves, and which kinds deal a new hand. Made from a variant's declared
+    kinds (:func:`flows_of`, from :attr:`EventKind.flow`, ``seen_only`` and ``new_hand``); the
+    default is the shared pile games' (a draw, a card played or turned up, a deal).
+
+    ``moves``: kind -> ``(from, to)``, places of :data:`~eights.engines.events.FLOW_PLACES`
+    (``hand``: the event's player's, ``hand:arg``: the seat in its ``arg``). ``echoes``: kinds
+    that re-tell, for the one seat that sees the card, a move another kind logs for every
+    seat (a Seven's ``give`` beside its ``take``); left out, so no move counts twice.
+    """
+
+    moves: Mapping[str, tuple[str, str]] = dataclasses.field(default_factory=lambda: {
+        "draw": ("stock", "hand"), "play": ("hand", "table"), "starter": ("stock", "table")})
+    echoes: frozenset[str] = frozenset()
+    new_hand: frozenset[str] = frozenset({"deal"})
+
+    def _seat(self, event: Sequence, place: str) -> int:
+        """The seat whose hand ``place`` is in ``event`` (-1: not a hand)."""
+        return event[1] if place == "hand" else event[3] if place == "hand:arg" else -1
+
+    def into(self, event: Sequence) -> int:
+        """The seat whose hand ``event`` puts its card in (-1: none)."""
+        move = self.moves.get(event[0])
+        return -1 if move is None or event[0] in self.echoes else self._seat(event, move[1])
+
+    def out_of(self, event: Sequence) -> int:
+        """The seat whose hand ``event`` takes its card from (-1: none)."""
+        move = self.moves.get(event[0])
+        return -1 if move is None or event[0] in self.echoes else self._seat(event, move[0])
+
+    def shown_out(self, event: Sequence) -> int:
+        """The seat that put ``event``'s card face up on the table from its hand (-1: none)."""
+        move = self.moves.get(event[0])
+        return self.out_of(event) if move is not None and move[1] == "table" else -1
+
+
+#: the shared pile games' flows (what a reader of hand-built histories takes by default)
+PILE_FLOWS = Flows()
+
+
+def flows_of(kinds: Mapping[str, EventKind]) -> Flows:
+    """A variant's :class:`Flows`, from its declared event kinds (``Engine.event_kinds``)."""
+    return Flows(moves={name: k.flow for name, k in kinds.items() if k.flow is not None},
+                 echoes=frozenset(name for name, k in kinds.items() if k.seen_only),
+                 new_hand=frozenset(name for name, k in kinds.items() if k.new_hand))
+
+
+def current_hand(events: Sequence[Sequence],
+                 new_hand: Iterable[str] = PILE_FLOWS.new_hand) -> list[Sequence]:
+    """The events of the hand in play: those from the last ``new_hand`` event on (a match
+    deals anew, a King of Hearts redeals, and what was seen of the last hand says nothing
+    of this one's cards)."""
+    new_hand = frozenset(new_hand)
     start = 0
     for i, event in enumerate(events):
-        if event[0] == "deal":
+        if event[0] in new_hand:
             start = i
     return list(events[start:])
 
@@ -158,31 +224,57 @@ def _draws_closed(events: Sequence[Sequence]) -> list[bool]:
     return forced
 
 
+def _draws_on(events: Sequence[Sequence], i: int, forced: Sequence[bool]) -> bool:
+    """Whether the chosen draw ``i`` is followed (a reshuffle aside) by another chosen draw of
+    the same seat: a draw until a playable card comes, the seat holding the cards before."""
+    for j in range(i + 1, len(events)):
+        if events[j][0] != "reshuffle":
+            return events[j][0] == "draw" and events[j][1] == events[i][1] and not forced[j]
+    return False
+
+
 def void_evidence(events: Sequence[Sequence], observer: int, fits: Fits,
-                  drawn_card_may_fit: bool = True) -> list[AtMost]:
+                  drawn_card_may_fit: bool = True, flows: Flows = PILE_FLOWS) -> list[AtMost]:
     """What each opponent's draws and passes say it lacked, over the hand's whole history.
 
-    An opponent that chose to draw (a single draw no forced-draw event accounts for), or
-    passed its turn without drawing, held no card that fitted the pile then (``fits`` of
-    the suit to follow and the top rank). Of those cards its hand now holds at most as
-    many as it drew afterwards: the card drawn then too when ``drawn_card_may_fit`` (it
-    may be kept though it fits), every later draw, forced or not.
+    An opponent that chose to draw (a draw no forced-draw event accounts for), or passed
+    its turn without drawing, held no card that fitted the pile then (``fits`` of the suit
+    to follow, the top rank and whether a lock (:data:`LOCKS`) held the pile to that rank).
+    Of those cards its hand now holds at most as many as came into it since (``flows``):
+    the card drawn then, every later draw (forced or not) and card taken, less the cards of
+    them it was seen to give up (played, put under the pile). Where a drawn card that fits
+    is played at once (not ``drawn_card_may_fit``), the card drawn then cannot be one of
+    them either. In a run of draws until a playable card comes, the run's last draw says
+    all the earlier ones do (the seat held their cards then), so it alone is evidence:
+    pieces saying the same would each cut the deal's weight.
     """
-    events = current_hand(events)
+    events = current_hand(events, flows.new_hand)
     forced = _draws_closed(events)
     suit = rank = -1
+    locked = False
     moments: list[Moment] = []
     for i, (kind, player, card, arg) in enumerate(events):
-        if kind in ("starter", "play") and card >= 0:
-            suit, rank = SUIT[card], RANK[card]
+        if kind in TOP_CARDS and card >= 0:
+            suit, rank, locked = SUIT[card], RANK[card], False
         elif kind == "suit" and arg >= 0:
             suit = arg
+        elif kind in LOCKS:
+            locked = True
         elif player != observer and player >= 0 and suit >= 0 and (
-                (kind == "draw" and not forced[i])
+                (kind == "draw" and not forced[i] and not _draws_on(events, i, forced))
                 or (kind == "pass" and not (i and events[i - 1][0] == "draw"
                                             and events[i - 1][1] == player))):
-            moments.append((i, player, fits(suit, rank), kind == "draw"))
-    return at_most(events, moments, drawn_card_may_fit)
+            moments.append((i, player, fits(suit, rank, locked), kind == "draw"))
+    out = []
+    for i, seat, cards, drew in moments:
+        after = events[i + 1:]
+        came = sum(1 for e in after if flows.into(e) == seat)
+        gone = sum(1 for e in after if e[2] in cards and flows.out_of(e) == seat)
+        most = came + int(drew) - gone
+        if drew and not drawn_card_may_fit:
+            most = min(most, came)
+        out.append(AtMost(seat, cards, max(most, 0)))
+    return out
 
 
 def _moved(events: Sequence[Sequence], start: int, seat: int,
@@ -196,9 +288,10 @@ def at_most(events: Sequence[Sequence], moments: Iterable[Moment],
             drawn_card_may_fit: bool = True, hands_moved: HandsMoved | None = None,
             played: Collection[str] = ()) -> list[AtMost]:
     """:class:`AtMost` evidence of ``moments`` in ``events`` (the hand's events, those the
-    moments index): a seat held none of the moment's cards then, so of them its hand now
-    holds at most as many as it drew after the moment, every draw counted, forced or not,
-    plus the card drawn at the moment itself where it was a draw and ``drawn_card_may_fit``.
+    moments index), for a variant that finds its own moments (Crazier Eights): a seat held
+    none of the moment's cards then, so of them its hand now holds at most as many as it
+    drew after the moment, every draw counted, forced or not, plus the card drawn at the
+    moment itself where it was a draw and ``drawn_card_may_fit``.
 
     With ``played`` (the kinds of event that put a card of the seat's face up), each of
     those cards it played since that is one of the moment's came from one of those draws,
@@ -224,30 +317,43 @@ def at_most(events: Sequence[Sequence], moments: Iterable[Moment],
     return out
 
 
-def named_evidence(events: Sequence[Sequence], observer: int, named: str = "suit",
-                   played: Collection[str] = ("play",),
+def named_evidence(events: Sequence[Sequence], observer: int, flows: Flows = PILE_FLOWS, *,
+                   named: str = "suit", played: Collection[str] | None = None,
                    hands_moved: HandsMoved | None = None) -> list[NamedSuit]:
     """The suits opponents named after an 8 (events of kind ``named``, the suit in ``arg``),
-    where the hand it was named from is known: the seat drew nothing since and no
-    ``hands_moved`` event changed its hand, so it held its hand of now and the cards it
-    played since (events of the ``played`` kinds: every card that left its hand face up)."""
-    events = current_hand(events)
+    where the hand it was named from is known, so it held its hand of now and the cards it
+    put face up since.
+
+    By default ``flows`` say so: no card has come into the seat's hand or left it unseen
+    since (a draw, a card taken or given). A variant that reads its own events (Crazier
+    Eights) names instead the ``played`` kinds (every card that left the hand face up) and
+    ``hands_moved``: the seat drew nothing since and no such event changed its hand.
+    """
+    events = current_hand(events, flows.new_hand)
     out = []
     for i, (kind, player, _card, arg) in enumerate(events):
         if kind != named or player == observer or player < 0 or arg < 0:
             continue
         after = events[i + 1:]
-        if any(e[0] == "draw" and e[1] == player for e in after) or _moved(
-                events, i + 1, player, hands_moved):
-            continue
-        since = tuple(e[2] for e in after if e[0] in played and e[1] == player)
+        if played is None:
+            if any(flows.into(e) == player or (flows.out_of(e) == player
+                                               and flows.shown_out(e) != player)
+                   for e in after):
+                continue
+            since = tuple(e[2] for e in after if flows.shown_out(e) == player)
+        else:
+            if any(e[0] == "draw" and e[1] == player for e in after) or _moved(
+                    events, i + 1, player, hands_moved):
+                continue
+            since = tuple(e[2] for e in after if e[0] in played and e[1] == player)
         out.append(NamedSuit(player, arg, since))
     return out
 
 
 def standard_suits(wild_rank: int) -> SuitsOf:
-    """The suits of the standard deck's cards: one each, none for the ``wild_rank``."""
-    return lambda c: () if RANK[c] == wild_rank else (SUIT[c],)
+    """The suits of the standard deck's cards: one each, none for the ``wild_rank`` and none
+    for a card of no suit (a joker)."""
+    return lambda c: () if RANK[c] == wild_rank or SUIT[c] < 0 else (SUIT[c],)
 
 
 def follow_hand(events: Sequence[Sequence], start: int, seat: int, observer: int,
@@ -457,7 +563,7 @@ def choice_history(events: Sequence[Sequence], observer: int, fits: Fits,
         seen, unfit = -1, frozenset()
         theirs = player != observer and player >= 0 and suit >= 0
         if theirs:
-            fitting = fits(suit, rank)
+            fitting = fits(suit, rank, False)
             nearest = min(before[i][(player + k) % n] for k in range(1, n))
             after_draw = i > 0 and events[i - 1][0] == "draw" and events[i - 1][1] == player
             if kind == "play" and not after_draw:

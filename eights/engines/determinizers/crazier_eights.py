@@ -187,7 +187,8 @@ class CrazierEightsDeterminizer(Determinizer):
         moments = unused_discard_moments(events, view.seat, engine.discardable, team,
                                          engine.turn_players)
         found = [*belief.at_most(events, moments, hands_moved=hands_moved, played=PLAYED),
-                 *belief.named_evidence(events, view.seat, "named", PLAYED, hands_moved)]
+                 *belief.named_evidence(events, view.seat, named="named", played=PLAYED,
+                                        hands_moved=hands_moved)]
         return [e for e in found if team[e.seat] != team[view.seat]]
 
     def suits_of(self, card: int) -> tuple[int, ...]:

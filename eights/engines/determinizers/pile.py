@@ -158,12 +158,14 @@ class PileDeterminizer(Determinizer):
     # ------------------------------------------------------------ the belief
     def read_evidence(self) -> list[belief.Evidence]:
         """The voids each opponent's draws and passes show over the hand, and the suits it
-        named (:func:`~.belief.void_evidence`, :func:`~.belief.named_evidence`)."""
+        named (:func:`~.belief.void_evidence`, :func:`~.belief.named_evidence`), cards
+        moving in and out of hands as the engine's event kinds declare."""
         view, engine = self.view, self.engine
         events = view.seen_events.events()
+        flows = belief.flows_of(engine.event_kinds)
         return [*belief.void_evidence(events, view.seat, engine.draw_excludes,
-                                      self.drawn_card_may_fit()),
-                *belief.named_evidence(events, view.seat)]
+                                      self.drawn_card_may_fit(), flows),
+                *belief.named_evidence(events, view.seat, flows)]
 
     def read_choices(self) -> belief.ChoiceHistory:
         """The opponents' plays, draws and named suits of the hand, with what fitted the
