@@ -131,7 +131,7 @@ class Determinizer:
     reads_choices: ClassVar[bool] = False
     #: Markov-chain steps a model belief takes from the last deal of a view to the next,
     #: and before the first (the chain forgets the uniform deal it starts from)
-    CHAIN_STEPS: ClassVar[int] = 3
+    CHAIN_STEPS: ClassVar[int] = 6
     CHAIN_BURN_IN: ClassVar[int] = 150
     #: (view, model) -> the chain's state: the hidden hands, the stock and their weight
     _chains: ClassVar[dict[str, tuple[Any, Any, list[list[int]], list[int], float]]] = {}
