@@ -156,20 +156,22 @@ def test_model_deals_are_reproducible_and_keep_the_view() -> None:
 
 
 def test_model_deals_put_more_of_the_true_hand_in_the_opponents_hand_than_uniform() -> None:
-    """Against the heuristic, deals by its model hold more of the opponent's real cards."""
+    """Against the heuristic, deals by its model hold more of the opponent's real cards
+    (every other decision of 10 games, 8 deals each: 1.26 to 1.56 times as many as uniform
+    deals over six seeds of the games, 1.36 at this one)."""
     cls = engine_class("crazy_eights")
     model = PileHeuristicModel("crazy_eights")
     hits = {"uniform": 0, "model": 0}
-    for n, (game, view) in enumerate(heuristic_views(3, seed=40)):
-        if n % 3:
+    for n, (game, view) in enumerate(heuristic_views(10, seed=40)):
+        if n % 2:
             continue
         other = 1 - view.seat
         truth = game.state.hands[other]
-        for k in range(6):
+        for k in range(8):
             for name, belief in (("uniform", None), ("model", model)):
                 dealt = cls.determinize(view, random.Random(n * 100 + k), True, belief)
                 hits[name] += sum(1 for c in dealt.state.hands[other] if c in truth)
-    assert hits["model"] > 1.2 * hits["uniform"]
+    assert hits["model"] > 1.15 * hits["uniform"]
 
 
 def test_a_variant_whose_choices_are_not_read_refuses_a_model_naming_those_read() -> None:
