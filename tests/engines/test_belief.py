@@ -6,11 +6,13 @@ deals read it."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
 from eights.cards import parse_card, parse_cards
 from eights.engines import engine_class, make_game
+from eights.engines.base import Engine, PlayerView
 from eights.engines.determinizers import belief as b
 from eights.engines.pile import _cards_that_fit
 from tests.engines.test_determinize import positions
@@ -125,6 +127,20 @@ def test_the_weight_is_eps_to_the_violations() -> None:
     assert b.weight([named], clean, 8) == 1.0
     short = [[], parse_cards(["3H", "4H", "8C"])]  # hearts 2, clubs 1 (4C): the 8 aside
     assert b.weight([named], short, 8) == pytest.approx(b.NAMED_EPS)
+
+
+def choice_views(variant: str, num_players: int, games: int, seed: int,
+                 act: Callable[[Engine, PlayerView], int | str]):
+    """(game, view) at every decision with a choice of seeded games, each move ``act``'s
+    (an action id or its text) for the seat to act: do not step the game."""
+    game = make_game(variant, num_players=num_players, seed=seed)
+    for g in range(games):
+        game.reset(seed=seed + g)
+        while not game.game_over:
+            view = game.view(game.current_player)
+            if len(view.legal_actions) > 1:
+                yield game, view
+            game.step(act(game, view))
 
 
 # ---------------------------------------------------------------- determinize

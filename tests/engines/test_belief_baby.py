@@ -12,7 +12,7 @@ from eights.engines import engine_class, make_game
 from eights.engines.determinizers import belief as b
 from eights.engines.determinizers.base import DealConstraints, barring_voids
 from tests.engines.replay_corpus import choose
-from tests.engines.test_belief import ev
+from tests.engines.test_belief import choice_views, ev
 
 G = engine_class("baby_eating_eights")
 #: how the variant's declared events move cards (a take is a card come, a give its echo)
@@ -163,15 +163,9 @@ def test_every_void_read_in_real_games_holds_on_the_true_hands() -> None:
 
 def views(games: int, seed: int):
     """The view of the seat to act at each decision with a choice of seeded random games."""
-    game = make_game("baby_eating_eights", num_players=4, seed=seed)
     rng = random.Random(seed)
-    for g in range(games):
-        game.reset(seed=seed + g)
-        while not game.game_over:
-            view = game.view(game.current_player)
-            if len(view.legal_actions) > 1:
-                yield game, view
-            game.step(choose(sorted(game.legal_texts()), rng))
+    return choice_views("baby_eating_eights", 4, games, seed,
+                        lambda game, _view: choose(sorted(game.legal_texts()), rng))
 
 
 def test_belief_deals_are_reproducible_keep_the_view_and_uniform_is_no_belief() -> None:

@@ -15,7 +15,7 @@ from eights.agents.heuristic import PileHeuristicModel
 from eights.cards import RANK, parse_card, parse_cards
 from eights.engines import engine_class, make_game
 from eights.engines.determinizers import belief as b
-from tests.engines.test_belief import DREW_ON_5H, ev, fits
+from tests.engines.test_belief import DREW_ON_5H, choice_views, ev, fits
 
 HEARTS, CLUBS, SPADES = 2, 0, 3
 
@@ -130,15 +130,9 @@ def test_a_slip_outside_0_and_1_is_refused() -> None:
 # ---------------------------------------------------------------- dealing by a model
 def heuristic_views(games: int, seed: int = 0):
     """(game, view) at every real decision of seeded 2-player heuristic games."""
-    game = make_game("crazy_eights", num_players=2, seed=seed)
     agents = [make_agent("heuristic", "crazy_eights", seed=k) for k in range(2)]
-    for g in range(games):
-        game.reset(seed=seed + g)
-        while not game.game_over:
-            view = game.view(game.current_player)
-            if len(view.legal_actions) > 1:
-                yield game, view
-            game.step(agents[game.current_player].act(view))
+    return choice_views("crazy_eights", 2, games, seed,
+                        lambda _game, view: agents[view.seat].act(view))
 
 
 def test_model_deals_are_reproducible_and_keep_the_view() -> None:

@@ -581,7 +581,7 @@ def choice_history(events: Sequence[Sequence], observer: int, fits: Fits,
         choices.append(choice)
         drawn.append(seen)
         not_drawn.append(unfit)
-        if kind in ("starter", "play") and card >= 0:
+        if kind in TOP_CARDS and card >= 0:
             suit, rank = SUIT[card], RANK[card]
         elif kind == "suit" and arg >= 0:
             suit = arg
