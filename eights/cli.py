@@ -78,6 +78,10 @@ def _variants(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+#: the opponent pool of ``eights train --league`` when ``--opponents`` is not given: the
+#: learner's checkpoints and every built-in agent, reweighted as the learner gets better
+LEAGUE_OPPONENTS = "heuristic,greedy,random,self@2"
+
 #: ``eights train`` flag -> (TrainSettings field, type, help)
 TRAIN_FLAGS = {
     "--players": ("num_players", int, "players at the table (default 2)"),
@@ -127,6 +131,12 @@ def _train(args: argparse.Namespace, console: Console) -> int:
         given["options"] = parse_options(args.option)
     if args.no_progress:
         given["progress"] = False
+    if args.privileged_critic:
+        given["privileged_critic"] = True
+    if args.league:
+        given["league"] = True
+        if args.resume is None:
+            given.setdefault("opponents", LEAGUE_OPPONENTS)
     resume_from = None
     if args.resume:
         settings, resume_from = resume_settings(args.resume, given)
@@ -329,6 +339,12 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a game option, e.g. --option hand_size=5 (repeatable)")
     tr.add_argument("--resume", metavar="CHECKPOINT",
                     help="continue from a checkpoint zip or a run directory's latest.zip")
+    tr.add_argument("--privileged-critic", action="store_true",
+                    help="the value network also reads the hidden cards while training (the "
+                         "policy, what is exported and played, never does)")
+    tr.add_argument("--league", action="store_true",
+                    help=f"draw opponents by how often they still beat the learner (PFSP); "
+                         f"the pool defaults to {LEAGUE_OPPONENTS}")
     tr.add_argument("--no-progress", action="store_true", help="no progress bar")
     tr.set_defaults(func=_train)
     ex = sub.add_parser("export", help="write a checkpoint's policy as a torch-free .npz",

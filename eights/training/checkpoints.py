@@ -62,9 +62,13 @@ def network_metadata(model: Any) -> dict[str, Any]:
     arch = policy.net_arch
     arch = ({key: list(value) for key, value in arch.items()} if isinstance(arch, dict)
             else list(arch))
-    return {"net_arch": arch, "activation": policy.activation_fn.__name__.lower(),
-            "observation_size": int(model.observation_space.shape[0]),
-            "actions": int(model.action_space.n)}
+    inputs = int(model.observation_space.shape[0])
+    seen = int(getattr(policy, "observation_size", inputs))  # a privileged critic reads more
+    network = {"net_arch": arch, "activation": policy.activation_fn.__name__.lower(),
+               "observation_size": seen, "actions": int(model.action_space.n)}
+    if seen != inputs:
+        network["privileged_features"] = inputs - seen
+    return network
 
 
 def save_checkpoint(model: Any, path: str | os.PathLike, metadata: dict[str, Any]) -> Path:
@@ -338,14 +342,22 @@ def load_model(path: str | os.PathLike, env: Any = None, for_training: bool = Fa
     kwargs = {"policy_kwargs": {"net_arch": arch,
                                 "activation_fn": getattr(nn, ACTIVATION_MODULES[net.activation])},
               "device": "cpu", "verbose": 0, **_hyperparameters(meta, where)}
+    privileged = meta.get("privileged_features", 0)
+    if type(privileged) is not int or privileged < 0:
+        raise ConfigError(f"{where}: privileged_features={privileged!r} is not a count")
+    from .trainer import policy_class
+
+    policy, extra = policy_class(privileged > 0, net.inputs)
+    kwargs["policy_kwargs"].update(extra)
     if env is None:  # as stable-baselines3's loader does, with the spaces from the tensors
-        model = MaskablePPO("MlpPolicy", None, _init_setup_model=False, **kwargs)
-        model.observation_space = spaces.Box(0.0, 1.0, (net.inputs,), dtype=np.float32)
+        model = MaskablePPO(policy, None, _init_setup_model=False, **kwargs)
+        model.observation_space = spaces.Box(0.0, 1.0, (net.inputs + privileged,),
+                                             dtype=np.float32)
         model.action_space = spaces.Discrete(net.outputs)
         model.n_envs = 1
         model._setup_model()
     else:
-        model = MaskablePPO("MlpPolicy", env, **kwargs)
+        model = MaskablePPO(policy, env, **kwargs)
     _restore(model, state, optimizer, meta, where)
     return model
 

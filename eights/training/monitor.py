@@ -35,6 +35,7 @@ from ..progress import ProgressReport
 from .checkpoints import export_policy, save_checkpoint
 from .curves import plot_learning_curve
 from .evaluate import Evaluation, evaluate
+from .league import League
 from .opponents import OpponentPool
 
 EVAL_FIELDS = ("timesteps", "seconds", "opponent", "games", "win_rate", "ci_low", "ci_high",
@@ -50,6 +51,13 @@ def eval_summary(result: Evaluation) -> str:
     if result.truncated:
         text += f" ({result.truncated} of {result.games} games truncated)"
     return text
+
+
+def _member_label(name: str) -> str:
+    """``self step_000012345`` for a snapshot's spec, the spec itself for any other member."""
+    if name.startswith("policy:") and name.endswith("?sample"):
+        return f"self {Path(name[len('policy:'):-len('?sample')]).stem}"
+    return name
 
 
 class TrainingMonitor(BaseCallback):
@@ -69,6 +77,9 @@ class TrainingMonitor(BaseCallback):
         self.evaluations: list[dict[str, Any]] = []
         self.eval_opponents = [spec for spec, _ in OpponentPool.parse(
             settings.eval_opponents).entries]
+        #: the learner's results per opponent, with ``settings.league``
+        self.league = League() if getattr(settings, "league", False) else None
+        self._pool = OpponentPool.parse(settings.opponents, max_snapshots=settings.max_snapshots)
         self._progress: ProgressReport | None = None
         self._next_checkpoint = 0
         self._last_checkpoint = -1
@@ -94,6 +105,9 @@ class TrainingMonitor(BaseCallback):
         self._next_checkpoint = (self.num_timesteps // every + 1) * every
 
     def _on_step(self) -> bool:
+        if self.league is not None:
+            for info in self.locals.get("infos", ()):
+                self.league.record_info(info)
         if self._progress is not None and self.n_calls % 16 == 0:
             self._progress.update(int(self.num_timesteps))
         if self.num_timesteps >= self._next_checkpoint:
@@ -106,6 +120,23 @@ class TrainingMonitor(BaseCallback):
                       f"{self.num_timesteps:,} timesteps; stopping")
             return False
         return True
+
+    def _on_rollout_end(self) -> None:
+        """Between rollouts, the league's priorities go to every env's pool."""
+        if self.league is not None and self.training_env is not None:
+            self.training_env.env_method("set_priorities",
+                                         self.league.priorities(self._league_members()))
+
+    def _league_members(self) -> list[str]:
+        return [name for name, _ in self._pool.members()]
+
+    def league_table(self) -> dict[str, dict[str, float]]:
+        """The league's figures per member, a snapshot named ``self step_N`` (its file's
+        step) rather than by its path."""
+        if self.league is None:
+            return {}
+        table = self.league.table(self._league_members())
+        return {_member_label(name): row for name, row in table.items()}
 
     def finish(self, model: Any) -> Path:
         """After ``learn``: the last checkpoint and evaluation, ``final.zip``, the curve."""
@@ -135,6 +166,7 @@ class TrainingMonitor(BaseCallback):
             "timesteps": int(self.num_timesteps),
             "eights_version": __version__,
             "training": self.settings.to_dict(),
+            **({"league": self.league_table()} if self.league is not None else {}),
         }
 
     def training_env_config(self) -> dict[str, Any]:
@@ -170,6 +202,7 @@ class TrainingMonitor(BaseCallback):
 
     def _push_snapshots(self) -> None:
         paths = self._snapshot_paths()
+        self._pool.set_snapshots(paths)
         if paths and self.training_env is not None:
             self.training_env.env_method("set_snapshots", paths)
 
@@ -192,6 +225,10 @@ class TrainingMonitor(BaseCallback):
             self.logger.record(f"eval/win_rate_vs_{opponent}", result.win_rate)
         self.logger.dump(steps)
         self._log(f"{steps:>10,} timesteps: win rate vs {', '.join(parts)}")
+        if self.league is not None and self.league.episodes:
+            self._log("league (learner's recent win rate, priority, share of seats): " + ", ".join(
+                f"{name} {row['win_rate']:.0%} {row['priority']:.2f} {row['share']:.0%}"
+                for name, row in self.league_table().items()))
         score = sum(rates) / len(rates)
         if score > self.best_score:
             self.best_score = score

@@ -12,6 +12,10 @@ as ``self`` gets one of the most recent ones, played by a sampling
 :class:`~eights.agents.policy.PolicyAgent`. Until a checkpoint exists,
 ``self`` seats fall back to the other entries. Every other spec is whatever
 :func:`eights.agents.make_agent` accepts.
+
+A league (:mod:`eights.training.league`) reweights the pool as training goes:
+:meth:`OpponentPool.set_priorities` multiplies each member's weight (a spec's,
+or a snapshot's share of ``self``) by how often it still beats the learner.
 """
 
 from __future__ import annotations
@@ -24,6 +28,11 @@ from ..agents import Agent, make_agent, split_specs
 from ..config import ConfigError
 
 SELF = "self"
+
+
+def snapshot_spec(path: str) -> str:
+    """The agent spec (and name) of a ``self`` opponent playing the checkpoint ``path``."""
+    return f"policy:{path}?sample"
 
 
 class OpponentPool:
@@ -45,6 +54,8 @@ class OpponentPool:
         self.entries = [(spec, float(weight)) for spec, weight in entries]
         self.max_snapshots = max_snapshots
         self.snapshots: list[str] = []
+        #: member name -> multiplier of its weight (a league's); None: the weights as given
+        self.priorities: dict[str, float] | None = None
         self._agents: dict[str, Agent] = {}
 
     @classmethod
@@ -75,13 +86,43 @@ class OpponentPool:
     def set_snapshots(self, paths: Sequence[str]) -> None:
         """The learner's checkpoints, oldest first; only the newest ``max_snapshots`` are used."""
         self.snapshots = [str(p) for p in paths][-self.max_snapshots:]
-        keep = {f"policy:{p}?sample" for p in self.snapshots}
+        keep = {snapshot_spec(p) for p in self.snapshots}
         for spec in [s for s in self._agents if s.startswith("policy:") and s.endswith("?sample")]:
             if spec not in keep:
                 del self._agents[spec]
 
+    def members(self) -> list[tuple[str, float]]:
+        """The agents a seat may get now, by name (a snapshot as its ``policy:PATH?sample``
+        spec), with their weights: ``self``'s weight is shared by its snapshots, and with
+        :attr:`priorities` each weight is multiplied by the member's priority."""
+        out = []
+        for spec, weight in self.entries:
+            if spec != SELF:
+                out.append((spec, weight))
+            elif self.snapshots:
+                share = weight / len(self.snapshots)
+                out += [(snapshot_spec(path), share) for path in self.snapshots]
+        if self.priorities is not None:
+            out = [(name, w * self.priorities.get(name, 1.0)) for name, w in out]
+        return out
+
+    def set_priorities(self, priorities: dict[str, float] | None) -> None:
+        """Multiply each member's weight by ``priorities[name]`` from now on (a member it
+        does not name keeps its weight); None draws by the weights as given again."""
+        if priorities is not None:
+            bad = {k: v for k, v in priorities.items() if not v > 0}
+            if bad:
+                raise ConfigError(f"priorities {bad} are not positive numbers")
+            priorities = dict(priorities)
+        self.priorities = priorities
+
     def draw(self, variant: str, count: int, rng: np.random.Generator) -> list[Agent]:
         """``count`` opponents for one episode, each seeded from ``rng``."""
+        if self.priorities is not None:
+            members = self.members()
+            weights = np.array([w for _, w in members])
+            picks = rng.choice(len(members), size=count, p=weights / weights.sum())
+            return [self._seeded(members[k][0], variant, rng) for k in picks]
         entries = [(s, w) for s, w in self.entries if s != SELF or self.snapshots]
         weights = np.array([w for _, w in entries])
         picks = rng.choice(len(entries), size=count, p=weights / weights.sum())
@@ -89,12 +130,14 @@ class OpponentPool:
         for k in picks:
             spec = entries[k][0]
             if spec == SELF:
-                path = self.snapshots[int(rng.integers(len(self.snapshots)))]
-                spec = f"policy:{path}?sample"
-            agent = self._agent(spec, variant)
-            agent.seed(int(rng.integers(2**63 - 1)))
-            out.append(agent)
+                spec = snapshot_spec(self.snapshots[int(rng.integers(len(self.snapshots)))])
+            out.append(self._seeded(spec, variant, rng))
         return out
+
+    def _seeded(self, spec: str, variant: str, rng: np.random.Generator) -> Agent:
+        agent = self._agent(spec, variant)
+        agent.seed(int(rng.integers(2**63 - 1)))
+        return agent
 
     def _agent(self, spec: str, variant: str) -> Agent:
         agent = self._agents.get(spec)
@@ -103,4 +146,4 @@ class OpponentPool:
         return agent
 
 
-__all__ = ["SELF", "OpponentPool"]
+__all__ = ["SELF", "OpponentPool", "snapshot_spec"]

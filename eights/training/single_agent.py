@@ -22,6 +22,14 @@ the PettingZoo env, so a policy trained here plays there and through
 :class:`~eights.agents.policy.PolicyAgent`). Masks come from
 :meth:`action_masks`, the method sb3-contrib's ``MaskablePPO`` looks for.
 
+With ``privileged=True`` (a training option, off by default) each observation
+is followed by the hidden cards: every opponent's hand and the stock's next
+card (:class:`~eights.training.privileged.PrivilegedFeatures`), for a critic
+that reads them while the policy does not
+(:class:`~eights.training.critic.PrivilegedCriticPolicy`). The observation
+space grows by :attr:`privileged_size` features; :attr:`observation_size` is
+still the seat's own observation, the part a policy may read.
+
 ``render_mode="ansi"`` renders the table as the learner sees it, as text;
 ``"rgb_array"`` draws that text as a picture (:mod:`eights.envs.picture`), the
 mode stable-baselines3's ``make_vec_env`` asks for. Neither shows a hidden card.
@@ -49,6 +57,7 @@ from ..engines.base import IllegalActionError
 from ..envs.base import check_illegal_reward
 from ..envs.picture import TablePicture, rows_for
 from .opponents import OpponentPool
+from .privileged import PrivilegedFeatures
 
 #: the same names as the PettingZoo envs' ``illegal_action`` (there "raise" is the default)
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
@@ -61,12 +70,12 @@ class SingleAgentEnv(gym.Env):
 
     #: the wrapper's own keywords; every other keyword is a game config option
     WRAPPER_OPTIONS = ("variant", "opponents", "seat", "illegal_action", "illegal_reward",
-                       "render_mode", "version")
+                       "render_mode", "version", "privileged")
 
     def __init__(self, variant: str, opponents: OpponentPool | str = "random",
                  seat: int | None = None, illegal_action: str = "terminate",
                  illegal_reward: float = -1.0, render_mode: str | None = None,
-                 version: int | None = None, **options: Any):
+                 version: int | None = None, privileged: bool = False, **options: Any):
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ConfigError(f"illegal_action={illegal_action!r} is not allowed; use one of "
                               f"{', '.join(ILLEGAL_ACTION_MODES)}")
@@ -92,8 +101,18 @@ class SingleAgentEnv(gym.Env):
         self.illegal_action = illegal_action
         self.illegal_reward = check_illegal_reward(illegal_reward)
         self.render_mode = render_mode
+        if not isinstance(privileged, bool):
+            raise ConfigError(f"privileged={privileged!r} is not allowed; use True (append "
+                              f"the hidden cards, for a training critic) or False")
+        #: the hidden cards appended to each observation, with ``privileged=True``
+        self.privileged = PrivilegedFeatures(variant, self.config) if privileged else None
+        #: the seat's own observation: the leading features, all a policy may read
+        self.observation_size = self.encoder.size
+        #: the privileged features after it (0 without ``privileged``)
+        self.privileged_size = 0 if self.privileged is None else self.privileged.size
         num_actions = len(cls.actions)
-        self.observation_space = spaces.Box(0.0, 1.0, (self.encoder.size,), dtype=np.float32)
+        self.observation_space = spaces.Box(
+            0.0, 1.0, (self.observation_size + self.privileged_size,), dtype=np.float32)
         self.action_space = spaces.Discrete(num_actions)
         self._mask = np.zeros(num_actions, dtype=bool)
         self.seat = 0 if seat is None else seat
@@ -170,6 +189,12 @@ class SingleAgentEnv(gym.Env):
         """
         self.pool.set_snapshots(paths)
 
+    def set_priorities(self, priorities: dict[str, float] | None) -> None:
+        """A league's multipliers of the pool's weights
+        (:meth:`~eights.training.opponents.OpponentPool.set_priorities`), reached through
+        ``VecEnv.env_method`` as :meth:`set_snapshots` is."""
+        self.pool.set_priorities(priorities)
+
     def render(self) -> str | np.ndarray | None:
         """The table as the learner sees it: text (``"ansi"``) or that text drawn as an RGB
         array (``"rgb_array"``, what ``make_vec_env`` and video recorders ask for)."""
@@ -194,7 +219,10 @@ class SingleAgentEnv(gym.Env):
             engine.step(agent.act(engine.view(p)))
 
     def _observation(self) -> np.ndarray:
-        return self.encoder.encode(self.engine, self.seat)
+        seen = self.encoder.encode(self.engine, self.seat)
+        if self.privileged is None:
+            return seen
+        return np.concatenate((seen, self.privileged.encode(self.engine, self.seat)))
 
     def _info(self) -> dict:
         info: dict[str, Any] = {"seat": self.seat,

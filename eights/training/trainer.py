@@ -87,6 +87,11 @@ class TrainSettings:
     #: the env version whose observation layout the model reads (None: the newest; a
     #: checkpoint records the number, so resuming and playing it read the same layout)
     observation_version: int | None = None
+    #: the value network also reads the hidden cards (:mod:`eights.training.critic`);
+    #: the policy, what is exported and played, never does
+    privileged_critic: bool = False
+    #: draw opponents by how often they still beat the learner (:mod:`eights.training.league`)
+    league: bool = False
 
     def check(self) -> None:
         cls = engine_class(self.variant)
@@ -111,6 +116,10 @@ class TrainSettings:
                               f"{self.n_steps * self.n_envs} (PPO minibatches)")
         if not self.net_arch or any(w < 1 for w in self.net_arch):
             raise ConfigError(f"net_arch={self.net_arch!r}: give layer widths, e.g. 256,256")
+        for name in ("privileged_critic", "league"):
+            if not isinstance(getattr(self, name), bool):
+                raise ConfigError(f"{name}={getattr(self, name)!r} is not allowed; use True "
+                                  f"or False")
         if self.time_limit_minutes is not None and self.time_limit_minutes <= 0:
             raise ConfigError("time_limit_minutes must be positive")
         OpponentPool.parse(self.opponents).check(self.variant)
@@ -162,22 +171,33 @@ def make_env_fns(settings: TrainSettings, pool_text: str) -> list:
     """Factories of the seeded single-agent envs (picklable for ``SubprocVecEnv``)."""
     return [_EnvFactory(settings.variant, pool_text, settings.max_snapshots,
                         settings.game_options(), settings.seed + i,
-                        settings.observation_version)
+                        settings.observation_version, settings.privileged_critic)
             for i in range(settings.n_envs)]
 
 
 class _EnvFactory:
     def __init__(self, variant: str, pool: str, max_snapshots: int, options: dict, seed: int,
-                 version: int | None = None):
+                 version: int | None = None, privileged: bool = False):
         self.variant, self.pool, self.max_snapshots = variant, pool, max_snapshots
         self.options, self.seed, self.version = options, seed, version
+        self.privileged = privileged
 
     def __call__(self) -> SingleAgentEnv:
         env = SingleAgentEnv(self.variant,
                              OpponentPool.parse(self.pool, max_snapshots=self.max_snapshots),
-                             version=self.version, **self.options)
+                             version=self.version, privileged=self.privileged, **self.options)
         env.reset(seed=self.seed)
         return env
+
+
+def policy_class(privileged_critic: bool, observation_size: int) -> tuple[Any, dict[str, Any]]:
+    """MaskablePPO's policy and its extra keywords: the plain MLP, or with a privileged
+    critic the policy whose policy network reads the first ``observation_size`` features."""
+    if not privileged_critic:
+        return "MlpPolicy", {}
+    from .critic import PrivilegedCriticPolicy
+
+    return PrivilegedCriticPolicy, {"observation_size": observation_size}
 
 
 def _resume_path(resume: str) -> Path:
@@ -216,12 +236,16 @@ def train(settings: TrainSettings, console: Any = None,
     vec_cls = SubprocVecEnv if settings.vec == "subproc" else DummyVecEnv
     vec_env = VecMonitor(vec_cls(make_env_fns(settings, settings.opponents)))
     tb_dir = str(run_dir / "tb") if importlib.util.find_spec("tensorboard") else None
+    cls = engine_class(settings.variant)
+    observation_size = cls.encoder(cls.Config.from_options(**settings.game_options()),
+                                   settings.observation_version).size
+    policy, policy_kwargs = policy_class(settings.privileged_critic, observation_size)
     model = MaskablePPO(
-        "MlpPolicy", vec_env, n_steps=settings.n_steps, batch_size=settings.batch_size,
+        policy, vec_env, n_steps=settings.n_steps, batch_size=settings.batch_size,
         n_epochs=settings.n_epochs, learning_rate=settings.learning_rate,
         gamma=settings.gamma, gae_lambda=settings.gae_lambda, ent_coef=settings.ent_coef,
-        policy_kwargs={"net_arch": list(settings.net_arch)}, seed=settings.seed,
-        device="cpu", verbose=0, tensorboard_log=tb_dir,
+        policy_kwargs={"net_arch": list(settings.net_arch), **policy_kwargs},
+        seed=settings.seed, device="cpu", verbose=0, tensorboard_log=tb_dir,
     )
     if resume_from is not None:
         # the model is built from the run's settings; only tensors come from the file
@@ -234,9 +258,6 @@ def train(settings: TrainSettings, console: Any = None,
             vec_env.close()
             raise ConfigError(f"the checkpoint has trained {model.num_timesteps} timesteps "
                               f"already; ask for more than that with --timesteps")
-    cls = engine_class(settings.variant)
-    observation_size = cls.encoder(cls.Config.from_options(**settings.game_options()),
-                                   settings.observation_version).size
     monitor = TrainingMonitor(settings, run_dir, observation_size, console=console)
     started = time.perf_counter()
     try:
@@ -273,4 +294,4 @@ def resume_settings(resume: str, overrides: dict[str, Any]) -> tuple[TrainSettin
 
 
 __all__ = ["CHECKPOINTS_PER_RUN", "MAX_CHECKPOINT_EVERY", "VEC_KINDS", "TrainResult",
-           "TrainSettings", "make_env_fns", "resume_settings", "train"]
+           "TrainSettings", "make_env_fns", "policy_class", "resume_settings", "train"]
