@@ -69,6 +69,15 @@ def test_compare_runs_reads_two_runs_and_plots_them(tmp_path, capsys):
     assert "36.7%" in out and "40.0%" in out  # the last three evaluations' means
 
 
+def test_ablation_trains_each_config_and_measures_it(tmp_path, capsys):
+    assert load("ablation").main(["--configs", "base,critic", "--seeds", "1", "--minutes",
+                                  "0.02", "--games", "10", "--procs", "1", "--eval-games", "2",
+                                  "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "base: mean" in out and "critic: mean" in out
+    assert (tmp_path / "critic-1" / "final.npz").is_file()
+
+
 def test_rating_order_rates_the_same_games_in_several_orders(capsys):
     assert load("rating_order").main(["--games", "6", "--shuffles", "3",
                                       "--agents", "random,heuristic"]) == 0
