@@ -32,7 +32,12 @@ examples:
 examples:
   eights train --variant crazy_eights --players 2 --timesteps 20000 --out runs/tiny
   eights train --variant livery_eights --time-limit 30 --opponents heuristic@0.6,self@0.4
-  eights train --resume runs/tiny --timesteps 40000""",
+  eights train --resume runs/tiny --timesteps 40000
+  eights train --league --privileged-critic --time-limit 60""",
+    "distill": """\
+examples:
+  eights distill runs/tiny --search ismcts:sims=50 --games 32 --iterations 10
+  eights distill runs/tiny --time-limit 60 --backend process --workers 8 --out runs/exit""",
     "export": """\
 examples:
   eights export runs/tiny model.npz            # the run's best checkpoint
@@ -148,6 +153,49 @@ def _train(args: argparse.Namespace, console: Console) -> int:
     console.print(f"trained {result.timesteps:,} timesteps in {result.seconds / 60:.1f} min; "
                   f"final model {result.final}, best {result.best}, curve "
                   f"{result.run_dir / 'learning_curve.png'}")
+    return 0
+
+
+#: ``eights distill`` flag -> (DistillSettings field, type, help)
+DISTILL_FLAGS = {
+    "--out": ("out", str, "run directory (default runs/distill)"),
+    "--search": ("search", str, "the labelling search, an ismcts spec without prior (the "
+                                "policy being distilled guides it; default ismcts:sims=50)"),
+    "--opponents": ("opponents", str, "opponents in the labelling games; 'self' is the "
+                                      "current policy (default heuristic,self)"),
+    "--games": ("games", int, "labelling games per iteration (default 32)"),
+    "--iterations": ("iterations", int, "iterations at most (default 10)"),
+    "--epochs": ("epochs", int, "passes over the labels per iteration (default 4)"),
+    "--batch-size": ("batch_size", int, "minibatch size (default 256)"),
+    "--lr": ("learning_rate", float, "learning rate (default 1e-4)"),
+    "--value-weight": ("value_weight", float, "the value loss's weight (default 0.5)"),
+    "--window": ("window", int, "iterations of labels trained on (default 3)"),
+    "--eval-games": ("eval_games", int, "evaluation games per iteration (default 200)"),
+    "--eval-opponent": ("eval_opponent", str, "the agent evaluated against (default "
+                                              "heuristic)"),
+    "--seed": ("seed", int, "seed of the labelling games and the minibatches (default 0)"),
+    "--time-limit": ("time_limit_minutes", float, "start no iteration after this many minutes"),
+    "--backend": ("backend", str, "where the labelling games run: serial, process or ray"),
+    "--workers": ("workers", int, "processes or Ray tasks at once (default: the CPUs)"),
+    "--ray-address": ("ray_address", str, "a Ray cluster to label on (with --backend ray)"),
+}
+
+
+def _distill(args: argparse.Namespace, console: Console) -> int:
+    from .extras import require_extra
+
+    require_extra("train", "eights distill")
+    from .training.distill import DistillSettings, distill
+
+    given = {field: getattr(args, field) for field, _, _ in DISTILL_FLAGS.values()
+             if getattr(args, field) is not None}
+    settings = DistillSettings(start=args.start, progress=not args.no_progress, **given)
+    result = distill(settings, console=console)
+    last = result.rows[-1]
+    console.print(f"{result.iterations} iterations in {result.seconds / 60:.1f} min; final "
+                  f"model {result.final} ({last['win_rate']:.1%} against "
+                  f"{last['opponent']}), best {result.best}; curve "
+                  f"{result.run_dir / 'distill.csv'}")
     return 0
 
 
@@ -347,6 +395,16 @@ def build_parser() -> argparse.ArgumentParser:
                          f"the pool defaults to {LEAGUE_OPPONENTS}")
     tr.add_argument("--no-progress", action="store_true", help="no progress bar")
     tr.set_defaults(func=_train)
+    di = sub.add_parser("distill", help="expert iteration: a search guided by a trained "
+                                         "policy labels its games, the policy learns the labels",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EXAMPLES["distill"])
+    di.add_argument("start", help="a checkpoint zip written by eights train, or its run "
+                                  "directory")
+    for flag, (field, kind, text) in DISTILL_FLAGS.items():
+        di.add_argument(flag, dest=field, type=kind, default=None, help=text)
+    di.add_argument("--no-progress", action="store_true", help="no progress bar")
+    di.set_defaults(func=_distill)
     ex = sub.add_parser("export", help="write a checkpoint's policy as a torch-free .npz",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=EXAMPLES["export"])

@@ -58,6 +58,8 @@ import time
 from collections.abc import Sequence
 from typing import NamedTuple
 
+import numpy as np
+
 from ..actions import SUIT_VERBS
 from ..config import ConfigError, GameConfig
 from ..engines import engine_class
@@ -137,15 +139,34 @@ class ISMCTSAgent(Agent):
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
+        visits = self.visit_counts(view)
+        return max(legal, key=lambda a: visits[a])
+
+    def visit_counts(self, view: PlayerView) -> np.ndarray:
+        """Search from ``view`` and return the root's visits of each action (an array over
+        all action ids: 0 for the illegal ones and for legal ones never tried).
+
+        What :meth:`act` plays is the most visited action; the counts themselves are the
+        search's policy, what expert iteration (:mod:`eights.training.distill`) trains a
+        network toward. With one legal action there is nothing to search: it gets 1.
+        """
+        legal = view.legal_actions
         if not legal:
             raise ValueError(f"ismcts: seat {view.seat} is not the one to act in this view")
+        engine = engine_class(view.variant)
+        counts = np.zeros(len(engine.actions), dtype=np.float64)
+        if len(legal) == 1:
+            counts[legal[0]] = 1.0
+            return counts
         if self.prior is not None:
             self.prior.check_table(view.config)  # a wrong table fails before the search
-        engine = engine_class(view.variant)
         root = self._search(view, engine)
         me = view.seat * len(engine.actions)
-        return max(legal, key=lambda a: root.children[me + a].visits if me + a in root.children
-                   else -1)
+        for a in legal:
+            child = root.children.get(me + a)
+            if child is not None:
+                counts[a] = child.visits
+        return counts
 
     # ------------------------------------------------------------------ search
     def _search(self, view: PlayerView, engine: type[Engine]) -> _Node:

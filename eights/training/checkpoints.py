@@ -362,6 +362,38 @@ def load_model(path: str | os.PathLike, env: Any = None, for_training: bool = Fa
     return model
 
 
+def model_from_policy(path: str | os.PathLike) -> tuple[Any, dict[str, Any]]:
+    """A ``MaskablePPO`` whose policy is an exported ``.npz`` (a shipped model, say) and whose
+    value network is new, with the export's metadata; to train further from a policy alone
+    (``eights distill`` does). The value network takes the policy's hidden layers."""
+    from ..extras import require_extra
+
+    require_extra("train", f"training from the policy {str(path)!r}")
+    import numpy as np
+    import torch
+    import torch.nn as nn
+    from gymnasium import spaces
+    from sb3_contrib import MaskablePPO
+
+    net, meta = NumpyPolicy.load(path)
+    hidden = [w.shape[1] for w, _ in net.layers[:-1]]
+    model = MaskablePPO("MlpPolicy", None, _init_setup_model=False, device="cpu", verbose=0,
+                        policy_kwargs={"net_arch": {"pi": hidden, "vf": hidden},
+                                       "activation_fn": getattr(
+                                           nn, ACTIVATION_MODULES[net.activation])})
+    model.observation_space = spaces.Box(0.0, 1.0, (net.inputs,), dtype=np.float32)
+    model.action_space = spaces.Discrete(net.outputs)
+    model.n_envs = 1
+    model._setup_model()
+    state = model.policy.state_dict()
+    names = [f"{POLICY_PREFIX}{2 * k}" for k in range(len(hidden))] + ["action_net"]
+    for name, (weight, bias) in zip(names, net.layers, strict=True):
+        state[f"{name}.weight"] = torch.as_tensor(weight.T.copy())
+        state[f"{name}.bias"] = torch.as_tensor(bias)
+    model.policy.load_state_dict(state)
+    return model, meta
+
+
 #: the checkpoints of a run directory an export takes, in order of preference
 RUN_CHECKPOINTS = ("best.zip", "final.zip", "latest.zip")
 
@@ -410,5 +442,5 @@ def export_policy(checkpoint: str | os.PathLike, out: str | os.PathLike) -> Path
 
 
 __all__ = ["MAX_OPTIMIZER_BYTES", "METADATA_MEMBER", "RUN_CHECKPOINTS", "checkpoint_of",
-           "export_policy", "load_model", "read_metadata", "read_policy", "restore_checkpoint",
-           "save_checkpoint"]
+           "export_policy", "load_model", "model_from_policy", "read_metadata", "read_policy",
+           "restore_checkpoint", "save_checkpoint"]

@@ -166,6 +166,22 @@ def test_a_single_legal_action_is_returned_without_searching() -> None:
     assert agent.rng.getstate() == state
 
 
+def test_visit_counts_are_the_roots_visits_and_act_plays_the_most_visited() -> None:
+    game = make_game("crazy_eights", seed=11)
+    while len(game.view(game.current_player).legal_actions) < 3:
+        game.step(game.legal_actions()[0])
+    view = game.view(game.current_player)
+    counts = ISMCTSAgent(seed=4, simulations=40).visit_counts(view)
+    assert counts.shape == (len(game.actions),)
+    illegal = [a for a in range(len(counts)) if a not in view.legal_actions]
+    assert not counts[illegal].any()
+    assert counts.sum() == 40  # each simulation visits exactly one root action
+    assert ISMCTSAgent(seed=4, simulations=40).act(view) == int(counts.argmax())
+    view.legal_actions = view.legal_actions[:1]  # one choice: one-hot, nothing searched
+    single = ISMCTSAgent(seed=1, simulations=10**9).visit_counts(view)
+    assert single[view.legal_actions[0]] == 1 and single.sum() == 1
+
+
 def test_takes_an_immediate_win_as_any_seat() -> None:
     """Rewards are backed up for the seat that acted (player 1 of 3 here)."""
     deck = CrazyEightsGame.stacked_deck([["2D"], ["9C"], ["3D"]], starter="5C",

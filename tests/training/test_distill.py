@@ -1,0 +1,185 @@
+"""Expert iteration: the search's labels, the fit toward them, and a run end to end."""
+
+from __future__ import annotations
+
+import csv
+import json
+import zipfile
+
+import numpy as np
+import pytest
+
+from eights.agents import PolicyAgent, make_agent, play_game
+from eights.cli import main
+from eights.config import ConfigError
+from eights.engines import make_game
+from eights.training.checkpoints import load_model, read_metadata
+from eights.training.distill import (
+    DistillSettings,
+    Labels,
+    LabelTask,
+    _mapper,
+    distill,
+    fit,
+    label_games,
+)
+from eights.training.trainer import TrainSettings, train
+
+TINY = {"timesteps": 512, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 1,
+        "checkpoint_every": 256, "eval_games": 2, "net_arch": (16, 16), "max_snapshots": 2,
+        "opponents": "random", "eval_opponents": "random", "progress": False}
+
+
+@pytest.fixture(scope="module")
+def start(tmp_path_factory):
+    out = tmp_path_factory.mktemp("start")
+    return train(TrainSettings(variant="crazy_eights", out=str(out), seed=2, **TINY)).run_dir
+
+
+@pytest.fixture(scope="module")
+def privileged_start(tmp_path_factory):
+    out = tmp_path_factory.mktemp("privileged")
+    return train(TrainSettings(variant="livery_eights", out=str(out), seed=2,
+                               privileged_critic=True, **TINY)).run_dir
+
+
+def task(run_dir, seeds=(5, 6, 7), search="ismcts:sims=6", privileged=False,
+         variant="crazy_eights"):
+    meta = read_metadata(run_dir / "final.zip")
+    return LabelTask(variant, dict(meta["config"]), str(run_dir / "final.npz"), search,
+                     "heuristic,self", tuple(seeds), 2, privileged)
+
+
+def test_labels_are_the_searchs_visits_over_the_legal_actions(start):
+    labels = label_games(task(start))
+    assert labels.games == 3 and len(labels) > 10
+    assert labels.obs.shape == (len(labels), PolicyAgent(
+        "crazy_eights", str(start / "final.npz"))._net.inputs)
+    np.testing.assert_allclose(labels.targets.sum(axis=1), 1.0, rtol=1e-5)
+    assert not labels.targets[~labels.masks].any()  # nothing on an illegal action
+    assert (labels.masks.sum(axis=1) > 1).all()  # only positions with a choice
+    assert set(np.unique(labels.outcomes)) <= {-1.0, 0.0, 1.0}
+    again = label_games(task(start))
+    for name in ("obs", "masks", "targets", "outcomes"):
+        np.testing.assert_array_equal(getattr(again, name), getattr(labels, name))
+
+
+def test_a_privileged_checkpoints_labels_carry_the_hidden_cards(privileged_start):
+    from eights.training import SingleAgentEnv
+
+    labels = label_games(task(privileged_start, seeds=(1,), privileged=True,
+                              variant="livery_eights"))
+    env = SingleAgentEnv("livery_eights", "random", privileged=True)
+    assert labels.obs.shape[1] == env.observation_space.shape[0]
+    model = load_model(privileged_start / "final.zip", for_training=True)
+    fit(model, labels, DistillSettings(start="x", epochs=1), np.random.default_rng(0))
+
+
+def test_fitting_moves_the_policy_toward_the_labels(start):
+    labels = label_games(task(start, seeds=(1, 2, 3, 4)))
+    model = load_model(start / "final.zip", for_training=True)
+    settings = DistillSettings(start="x", epochs=1, learning_rate=3e-3, batch_size=64)
+    rng = np.random.default_rng(0)
+    t = labels.targets
+    entropy = float(-(t * np.log(np.where(t > 0, t, 1.0))).sum(axis=1).mean())
+    first, _ = fit(model, labels, settings, rng)
+    for _ in range(40):
+        last, value = fit(model, labels, settings, rng)
+    # the cross-entropy's floor is the labels' own entropy: what is left above it (the KL
+    # divergence from the search's distribution to the policy's) shrinks
+    assert last - entropy < 0.6 * (first - entropy), (first, last, entropy)
+    assert np.isfinite(value)
+
+
+@pytest.mark.parametrize("backend", ["process", "ray"])
+def test_every_backend_gives_the_same_labels_in_the_same_order(start, backend):
+    if backend == "ray":
+        pytest.importorskip("ray")
+    tasks = [task(start, seeds=(s,)) for s in (3, 4, 5)]
+    serial = Labels.concat(list(map(label_games, tasks)))
+    with _mapper(DistillSettings(start="x", backend=backend, workers=2)) as run:
+        other = Labels.concat(list(run(label_games, tasks)))
+    np.testing.assert_array_equal(other.targets, serial.targets)
+    np.testing.assert_array_equal(other.obs, serial.obs)
+
+
+def test_a_run_end_to_end(start, tmp_path):
+    out = tmp_path / "exit"
+    result = distill(DistillSettings(start=str(start), out=str(out), search="ismcts:sims=5",
+                                     games=3, iterations=2, eval_games=4, progress=False))
+    assert result.iterations == 2
+    for name in ("settings.json", "distill.csv", "final.zip", "final.npz", "best.zip",
+                 "best.npz", "iter_000.npz", "iter_002.npz"):
+        assert (out / name).is_file(), name
+    with open(out / "distill.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [int(r["iteration"]) for r in rows] == [0, 1, 2]
+    assert all(int(r["positions"]) > 0 for r in rows[1:])
+    meta = read_metadata(out / "final.zip")
+    assert meta["distillation"]["iteration"] == 2
+    assert meta["distillation"]["search"] == "ismcts:sims=5"
+    assert meta["variant"] == "crazy_eights" and meta["training"]["variant"] == "crazy_eights"
+    best = max(rows, key=lambda r: float(r["win_rate"]))
+    assert read_metadata(out / "best.zip")["distillation"]["iteration"] == int(best["iteration"])
+    game = make_game("crazy_eights", seed=1)
+    play_game(game, [make_agent(f"policy:{out / 'final.npz'}", "crazy_eights"),
+                     make_agent("heuristic", "crazy_eights")])
+    assert game.game_over
+
+
+def test_the_time_limit_stops_between_iterations(start, tmp_path):
+    result = distill(DistillSettings(start=str(start), out=str(tmp_path / "t"),
+                                     search="ismcts:sims=2", games=1, iterations=50,
+                                     eval_games=2, time_limit_minutes=1e-6, progress=False))
+    assert result.iterations == 0
+    assert read_metadata(result.final)["distillation"]["iteration"] == 0
+
+
+def test_the_command_runs_and_says_where_the_model_is(start, tmp_path, capsys):
+    out = tmp_path / "cli"
+    assert main(["distill", str(start), "--out", str(out), "--search", "ismcts:sims=3",
+                 "--games", "2", "--iterations", "1", "--eval-games", "2",
+                 "--no-progress"]) == 0
+    said = capsys.readouterr().out
+    assert "1 iterations" in said and str(out / "final.zip") in said
+    assert json.loads((out / "settings.json").read_text())["search"] == "ismcts:sims=3"
+    assert zipfile.is_zipfile(out / "final.zip")
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"start": ""}, "checkpoint to start from"),
+    ({"search": "heuristic"}, "ismcts spec"),
+    ({"search": "ismcts:sims=5,prior=policy"}, "leave prior out"),
+    ({"backend": "threads"}, "backend="),
+    ({"ray_address": "auto"}, "needs backend ray"),
+    ({"games": 0}, "games=0"),
+    ({"learning_rate": -1.0}, "learning_rate"),
+    ({"workers": 0}, "workers=0"),
+])
+def test_bad_settings_are_named(change, message):
+    settings = DistillSettings(start="runs/x")
+    for key, value in change.items():
+        setattr(settings, key, value)
+    with pytest.raises(ConfigError, match=message):
+        settings.check()
+
+
+def test_a_policy_alone_starts_a_run_with_a_new_value_network(tmp_path):
+    from eights.agents.policy import MODELS_DIR, NumpyPolicy
+
+    out = tmp_path / "shipped"
+    result = distill(DistillSettings(start="livery_eights-2p", out=str(out),
+                                     search="ismcts:sims=2", games=1, iterations=1,
+                                     eval_games=2, progress=False))
+    assert result.iterations == 1
+    shipped, meta = NumpyPolicy.load(MODELS_DIR / "livery_eights-2p.npz")
+    start, _ = NumpyPolicy.load(out / "iter_000.npz")  # the start's policy, unchanged
+    for (w, b), (w0, b0) in zip(start.layers, shipped.layers, strict=True):
+        np.testing.assert_array_equal(w, w0)
+        np.testing.assert_array_equal(b, b0)
+    assert read_metadata(out / "final.zip")["variant"] == meta["variant"]
+
+
+def test_an_unknown_start_is_refused(tmp_path):
+    with pytest.raises(ConfigError, match="neither a checkpoint"):
+        distill(DistillSettings(start="no-such-model", out=str(tmp_path / "n"), progress=False))
