@@ -105,7 +105,8 @@ TRAIN_FLAGS = {
     "--max-snapshots": ("max_snapshots", int, "newest checkpoints kept as 'self' opponents "
                                               "(default 5)"),
     "--n-envs": ("n_envs", int, "parallel envs (default 32)"),
-    "--vec": ("vec", str, "dummy (one process) or subproc (one process per env)"),
+    "--vec": ("vec", str, "dummy (one process), batched (one process, opponents answering "
+                          "in batches) or subproc (one process per env)"),
     "--n-steps": ("n_steps", int, "steps per env per PPO rollout (default 64)"),
     "--batch-size": ("batch_size", int, "PPO minibatch size (default 512)"),
     "--epochs": ("n_epochs", int, "PPO epochs per rollout (default 4)"),

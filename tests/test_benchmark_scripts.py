@@ -78,6 +78,13 @@ def test_ablation_trains_each_config_and_measures_it(tmp_path, capsys):
     assert (tmp_path / "critic-1" / "final.npz").is_file()
 
 
+def test_training_speed_compares_vector_envs(capsys):
+    assert load("training_speed").main(["--timesteps", "256", "--repeats", "1", "--n-envs",
+                                        "4", "--n-steps", "32"]) == 0
+    out = capsys.readouterr().out
+    assert "dummy" in out and "batched" in out and "per CPU-second" in out
+
+
 def test_rating_order_rates_the_same_games_in_several_orders(capsys):
     assert load("rating_order").main(["--games", "6", "--shuffles", "3",
                                       "--agents", "random,heuristic"]) == 0

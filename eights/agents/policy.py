@@ -547,17 +547,51 @@ class PolicyAgent(Agent):
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
+        return self._pick(view, self._net.logits(self._encoder.encode_view(view)))
+
+    def _pick(self, view: PlayerView, logits: np.ndarray) -> int:
+        """The action for ``view`` given the network's ``logits`` for it: the most likely
+        legal one, or with ``?sample`` one drawn from the legal actions' softmax."""
+        legal = view.legal_actions
         if not self.sample:
-            logits = self._net.logits(self._encoder.encode_view(view))
             return max(legal, key=lambda a: logits[a])
-        probs = self.action_probabilities(view)
+        chosen = logits.astype(np.float64)[list(legal)]
+        e = np.exp(chosen - chosen.max())
+        probs = e / e.sum()
         r, acc = self.rng.random(), 0.0
-        for a in legal:
-            acc += probs[a]
+        for a, p in zip(legal, probs, strict=True):
+            acc += p
             if r < acc:
                 return a
         return legal[-1]
 
 
+def act_together(turns: list[tuple[Agent, PlayerView]]) -> list[int]:
+    """Each agent's action for its view, policies answering in batches: the policy agents
+    that play the same model file share one forward pass over all their views (what the
+    trainer's opponents do, :mod:`eights.training.batched`); every other agent acts alone.
+
+    Each agent still picks with its own random generator, in the order given, so the
+    actions are those each would take alone (up to the last bits of the batched matrix
+    product).
+    """
+    actions: list[int | None] = [None] * len(turns)
+    groups: dict[tuple[str, int], list[int]] = {}
+    for k, (agent, view) in enumerate(turns):
+        if isinstance(agent, PolicyAgent) and len(view.legal_actions) > 1:
+            agent._ready(view)
+            groups.setdefault((str(agent.path), agent._encoder.size), []).append(k)
+        else:
+            actions[k] = agent.act(view)
+    for members in groups.values():
+        first = turns[members[0]][0]
+        obs = np.stack([turns[k][0]._encoder.encode_view(turns[k][1]) for k in members])
+        logits = first._net.logits(obs)
+        for row, k in enumerate(members):
+            agent, view = turns[k]
+            actions[k] = agent._pick(view, logits[row])
+    return actions  # type: ignore[return-value]
+
+
 __all__ = ["MAX_MODEL_BYTES", "MODELS_DIR", "ModelZip", "NumpyPolicy", "PolicyAgent",
-           "check_model", "resolve_model", "shipped_models"]
+           "act_together", "check_model", "resolve_model", "shipped_models"]

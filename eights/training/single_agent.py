@@ -166,6 +166,32 @@ class SingleAgentEnv(gym.Env):
             return self._observation(), self.illegal_reward, True, False, info
         engine.step(a)
         self._play_opponents()
+        return self.outcome()
+
+    def play_learner(self, action: int) -> tuple | None:
+        """The first half of :meth:`step`, for a vector env that plays the opponents of all
+        its envs together (:mod:`eights.training.batched`): apply the learner's action and
+        return None, or :meth:`step`'s whole result when the action ends the episode as
+        illegal. Then :meth:`pending_opponent` and :meth:`outcome`."""
+        engine = self.engine
+        if (self._started and not engine.game_over and is_action_id(action)
+                and int(action) in engine.legal_actions()):
+            engine.step(int(action))
+            return None
+        return self.step(action)  # every refusal and illegal action, exactly as step says
+
+    def pending_opponent(self) -> tuple[Any, Any] | None:
+        """The opponent to act now and its view, or None when the learner must decide or the
+        game is over."""
+        engine = self.engine
+        if engine.game_over or engine.current_player == self.seat:
+            return None
+        p = engine.current_player
+        return self._opponents[(p - self.seat - 1) % self.config.num_players], engine.view(p)
+
+    def outcome(self) -> tuple[np.ndarray, float, bool, bool, dict]:
+        """:meth:`step`'s result once the opponents have played to the learner's turn."""
+        engine = self.engine
         terminated, truncated = engine.terminated, engine.truncated
         reward = engine.returns()[self.seat] if terminated else 0.0
         if terminated or truncated:
@@ -210,13 +236,9 @@ class SingleAgentEnv(gym.Env):
     # ------------------------------------------------------------------ helpers
     def _play_opponents(self) -> None:
         """Let the other seats act until the learner must decide or the game is over."""
-        engine, seat = self.engine, self.seat
-        while not engine.game_over:
-            p = engine.current_player
-            if p == seat:
-                return
-            agent = self._opponents[(p - seat - 1) % self.config.num_players]
-            engine.step(agent.act(engine.view(p)))
+        while (turn := self.pending_opponent()) is not None:
+            agent, view = turn
+            self.engine.step(agent.act(view))
 
     def _observation(self) -> np.ndarray:
         seen = self.encoder.encode(self.engine, self.seat)
