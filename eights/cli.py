@@ -120,6 +120,9 @@ TRAIN_FLAGS = {
                               "the env version whose observation the model reads (default: "
                               "the newest, 2; 1 for the layout of the v1 envs)"),
     "--time-limit": ("time_limit_minutes", float, "stop after this many minutes"),
+    "--init": ("init", str, "start the policy from a trained one: an exported .npz, a "
+                            "checkpoint or a shipped model's name (the value network starts "
+                            "afresh; its observation version is the run's)"),
 }
 
 

@@ -370,7 +370,6 @@ def model_from_policy(path: str | os.PathLike) -> tuple[Any, dict[str, Any]]:
 
     require_extra("train", f"training from the policy {str(path)!r}")
     import numpy as np
-    import torch
     import torch.nn as nn
     from gymnasium import spaces
     from sb3_contrib import MaskablePPO
@@ -385,13 +384,24 @@ def model_from_policy(path: str | os.PathLike) -> tuple[Any, dict[str, Any]]:
     model.action_space = spaces.Discrete(net.outputs)
     model.n_envs = 1
     model._setup_model()
-    state = model.policy.state_dict()
-    names = [f"{POLICY_PREFIX}{2 * k}" for k in range(len(hidden))] + ["action_net"]
-    for name, (weight, bias) in zip(names, net.layers, strict=True):
-        state[f"{name}.weight"] = torch.as_tensor(weight.T.copy())
-        state[f"{name}.bias"] = torch.as_tensor(bias)
-    model.policy.load_state_dict(state)
+    load_policy_weights(model, net)
     return model, meta
+
+
+def load_policy_weights(model: Any, net: NumpyPolicy) -> None:
+    """Put ``net``'s layers into ``model``'s policy network and action head (the value
+    network keeps its own); the shapes must match, which is checked."""
+    import torch
+
+    state = model.policy.state_dict()
+    names = [f"{POLICY_PREFIX}{2 * k}" for k in range(len(net.layers) - 1)] + ["action_net"]
+    for name, (weight, bias) in zip(names, net.layers, strict=True):
+        for key, value in ((f"{name}.weight", weight.T), (f"{name}.bias", bias)):
+            if key not in state or tuple(state[key].shape) != value.shape:
+                raise ConfigError(f"the policy's layer {key} is {value.shape}, the model's "
+                                  f"{tuple(state[key].shape) if key in state else 'absent'}")
+            state[key] = torch.as_tensor(value.copy())
+    model.policy.load_state_dict(state)
 
 
 #: the checkpoints of a run directory an export takes, in order of preference
@@ -442,5 +452,5 @@ def export_policy(checkpoint: str | os.PathLike, out: str | os.PathLike) -> Path
 
 
 __all__ = ["MAX_OPTIMIZER_BYTES", "METADATA_MEMBER", "RUN_CHECKPOINTS", "checkpoint_of",
-           "export_policy", "load_model", "model_from_policy", "read_metadata", "read_policy",
-           "restore_checkpoint", "save_checkpoint"]
+           "export_policy", "load_model", "load_policy_weights", "model_from_policy",
+           "read_metadata", "read_policy", "restore_checkpoint", "save_checkpoint"]

@@ -92,9 +92,14 @@ class TrainSettings:
     privileged_critic: bool = False
     #: draw opponents by how often they still beat the learner (:mod:`eights.training.league`)
     league: bool = False
+    #: a policy to start from (an exported .npz, a checkpoint or a shipped model's name):
+    #: its weights become the learner's policy network (the value network starts afresh)
+    init: str | None = None
 
     def check(self) -> None:
         cls = engine_class(self.variant)
+        if self.init is not None:
+            self._check_init()
         if self.observation_version is None:
             self.observation_version = cls.observation_version()
         config = cls.Config.from_options(num_players=self.num_players, **self.options)
@@ -124,6 +129,42 @@ class TrainSettings:
             raise ConfigError("time_limit_minutes must be positive")
         OpponentPool.parse(self.opponents).check(self.variant)
         OpponentPool.parse(self.eval_opponents).check(self.variant)
+
+    def init_policy(self) -> tuple[Any, dict[str, Any], Path]:
+        """The :attr:`init` policy's network, metadata and file."""
+        from ..agents.policy import NumpyPolicy, resolve_model
+        from .checkpoints import checkpoint_of, read_policy
+
+        path = resolve_model(str(self.init), self.variant, self.num_players)
+        path = checkpoint_of(path)
+        net, meta = NumpyPolicy.load(path) if path.suffix == ".npz" else read_policy(path)
+        return net, meta, path
+
+    def _check_init(self) -> None:
+        """The init policy must play this table: its variant and config, its network the
+        shape of ``net_arch``; its observation version is the run's unless one is given."""
+        from ..agents.policy import check_model, observation_version
+
+        net, meta, path = self.init_policy()
+        config = check_model(net, meta, self.variant, path)
+        cls = engine_class(self.variant)
+        wanted = cls.Config.from_options(num_players=self.num_players, **self.options)
+        if config.to_dict() != wanted.to_dict():
+            raise ConfigError(f"init policy {str(path)!r} plays the config {config.to_dict()}, "
+                              f"not this run's {wanted.to_dict()}")
+        version = observation_version(meta, repr(str(path)))
+        if self.observation_version is None:
+            self.observation_version = version
+        elif self.observation_version != version:
+            raise ConfigError(f"init policy {str(path)!r} reads observation version {version}, "
+                              f"not {self.observation_version}; leave --observation-version "
+                              f"out to take the policy's")
+        hidden = tuple(w.shape[1] for w, _ in net.layers[:-1])
+        if hidden != tuple(self.net_arch):
+            raise ConfigError(f"init policy {str(path)!r} has hidden layers "
+                              f"{','.join(map(str, hidden))}, not net_arch "
+                              f"{','.join(map(str, self.net_arch))}; give --net-arch "
+                              f"{','.join(map(str, hidden))}")
 
     def checkpoint_interval(self) -> int:
         """Timesteps between checkpoints: ``checkpoint_every`` when given, else a fifth of
@@ -250,6 +291,10 @@ def train(settings: TrainSettings, console: Any = None,
         policy_kwargs={"net_arch": list(settings.net_arch), **policy_kwargs},
         seed=settings.seed, device="cpu", verbose=0, tensorboard_log=tb_dir,
     )
+    if resume_from is None and settings.init is not None:
+        from .checkpoints import load_policy_weights
+
+        load_policy_weights(model, settings.init_policy()[0])
     if resume_from is not None:
         # the model is built from the run's settings; only tensors come from the file
         try:
