@@ -149,6 +149,20 @@ PLAY_ID: tuple[tuple[int, ...], ...] = tuple(
 PLAY_OF: dict[int, tuple[int, int]] = {
     PLAY_ID[c][k]: (c, k) for c in range(NUM_KINDS) for k in range(MAX_PILES)}
 SUIT_IDS = tuple(ACTIONS["suit"].id(k) for k in range(4))
+
+
+def _fit_row(suit: int | None, rank: int) -> bytes:
+    """Per card id, whether it fits a pile whose suit to follow is ``suit`` and whose top
+    card has ``rank`` (``suit`` None: an empty pile): an 8 always, a Joker never (it only
+    answers a 4 of Spades), else the suit or the rank."""
+    return bytes(RANK[c] == EIGHT or (RANK[c] != 0 and (
+        suit is None or SUIT[c] == suit or RANK[c] == rank)) for c in range(NUM_KINDS))
+
+
+#: (suit to follow, top card's rank) -> :func:`_fit_row`, and None -> an empty pile's
+_FIT_MASKS: dict[tuple[int, int] | None, bytes] = {
+    None: _fit_row(None, -1),
+    **{(suit, rank): _fit_row(suit, rank) for suit in range(-1, 4) for rank in range(14)}}
 DRAW, PASS, KNOCK, STOP, REVERSE, KEEP = (
     ACTIONS[name].id() for name in ("draw", "pass", "knock", "stop", "reverse", "keep"))
 #: action id of ``pick up pile <k + 1>``
@@ -647,14 +661,15 @@ class JokersOfDeathGame(TableEngine):
     def fits(self, c: int, k: int) -> bool:
         """Whether ``c`` may be placed on pile ``k`` in an ordinary turn: an 8 (the piles
         with a penalty are answered, never played on), the suit to follow, or the rank."""
-        r = RANK[c]
-        if r == EIGHT:
-            return True
-        if r == 0:  # a Joker only answers a 4 of Spades
-            return False
+        return bool(self._fit_mask(k)[c])
+
+    def _fit_mask(self, k: int) -> bytes:
+        """Per card id, whether it fits pile ``k`` now (:meth:`fits`), from a table made once
+        per (suit to follow, top rank): a turn asks it of every kind in the hand on every
+        pile, and a method call per pair was a fifth of a decision."""
         s = self.state
         pile = s.piles[k]
-        return not pile or SUIT[c] == s.suits[k] or r == RANK[pile[-1]]
+        return _FIT_MASKS[(s.suits[k], RANK[pile[-1]]) if pile else None]
 
     def _jokers_held(self, seat: int) -> int:
         hand = self.state.hands[seat]
@@ -744,8 +759,8 @@ class JokersOfDeathGame(TableEngine):
 
     def _fitting(self, hand: Sequence[int], piles: Sequence[int]) -> list[list[int]]:
         """Per pile of ``piles``, the kinds of card in ``hand`` that fit it (each once)."""
-        kinds, fits = set(hand), self.fits
-        return [[c for c in kinds if fits(c, k)] for k in piles]
+        kinds = set(hand)
+        return [[c for c in kinds if mask[c]] for mask in map(self._fit_mask, piles)]
 
     def turn_apply(self, frame: Frame, a: int) -> None:
         p = frame.seat
