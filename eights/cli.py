@@ -105,8 +105,9 @@ TRAIN_FLAGS = {
     "--max-snapshots": ("max_snapshots", int, "newest checkpoints kept as 'self' opponents "
                                               "(default 5)"),
     "--n-envs": ("n_envs", int, "parallel envs (default 32)"),
-    "--vec": ("vec", str, "dummy (one process), batched (one process, opponents answering "
-                          "in batches) or subproc (one process per env)"),
+    "--vec": ("vec", str, "batched (one process, the opponents of all envs answering "
+                          "together; the default), dummy (one process, one env after "
+                          "another) or subproc (one process per env)"),
     "--n-steps": ("n_steps", int, "steps per env per PPO rollout (default 64)"),
     "--batch-size": ("batch_size", int, "PPO minibatch size (default 512)"),
     "--epochs": ("n_epochs", int, "PPO epochs per rollout (default 4)"),
@@ -199,7 +200,7 @@ def _distill(args: argparse.Namespace, console: Console) -> int:
     console.print(f"{result.iterations} iterations in {result.seconds / 60:.1f} min; final "
                   f"model {result.final} ({last['win_rate']:.1%} against "
                   f"{last['opponent']}), best {result.best}; curve "
-                  f"{result.run_dir / 'distill.csv'}")
+                  f"{result.run_dir / 'distill.csv'}", soft_wrap=True)
     return 0
 
 

@@ -23,7 +23,7 @@ its envs at once instead:
 
 Each agent still draws from its own random generator in the same order, so
 the episodes are those ``DummyVecEnv`` plays from the same seeds (the tests
-compare them), only faster: ``eights train --vec batched``.
+compare them), only faster. It is ``eights train``'s default (``--vec batched``).
 """
 
 from __future__ import annotations

@@ -71,7 +71,11 @@ class TrainSettings:
     #: runs on batches four times larger, 1.2x more learner decisions per second with no
     #: loss in strength (docs/training.md, measured with benchmarks/compare_runs.py)
     n_envs: int = 32
-    vec: str = "dummy"
+    #: how the envs step: all in this process, the opponents of all envs answering together
+    #: (batched, the default: the same episodes as dummy, 1.16x the learner decisions per
+    #: CPU-second in crazy_eights 2p, benchmarks/training_speed.py), one after another
+    #: (dummy), or one process each (subproc)
+    vec: str = "batched"
     n_steps: int = 64
     batch_size: int = 512
     n_epochs: int = 4

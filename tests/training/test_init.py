@@ -18,7 +18,7 @@ SMALL = {"timesteps": 256, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epoc
 def test_the_run_starts_from_the_policys_weights(tmp_path):
     result = train(TrainSettings(variant="livery_eights", out=str(tmp_path / "run"),
                                  init="livery_eights-2p", **SMALL))
-    shipped, meta = NumpyPolicy.load(MODELS_DIR / "livery_eights-2p.npz")
+    shipped, _ = NumpyPolicy.load(MODELS_DIR / "livery_eights-2p.npz")
     start, _ = read_policy(result.run_dir / "checkpoints" / "step_000000000.zip")
     for (w, b), (w0, b0) in zip(start.layers, shipped.layers, strict=True):
         np.testing.assert_array_equal(w, w0)
