@@ -107,7 +107,10 @@ TRAIN_FLAGS = {
     "--n-envs": ("n_envs", int, "parallel envs (default 32)"),
     "--vec": ("vec", str, "batched (one process, the opponents of all envs answering "
                           "together; the default), dummy (one process, one env after "
-                          "another) or subproc (one process per env)"),
+                          "another), subproc (one process per env) or ray (one Ray actor "
+                          "per env)"),
+    "--ray-address": ("ray_address", str, "with --vec ray: the Ray cluster the games run on "
+                                          "(default: a local Ray)"),
     "--n-steps": ("n_steps", int, "steps per env per PPO rollout (default 64)"),
     "--batch-size": ("batch_size", int, "PPO minibatch size (default 512)"),
     "--epochs": ("n_epochs", int, "PPO epochs per rollout (default 4)"),

@@ -42,7 +42,7 @@ from .checkpoints import read_metadata, restore_checkpoint
 from .opponents import OpponentPool
 from .single_agent import SingleAgentEnv
 
-VEC_KINDS = ("dummy", "subproc", "batched")
+VEC_KINDS = ("dummy", "subproc", "batched", "ray")
 #: evaluations a run makes when its checkpoint interval is not given, so that even a short
 #: run draws a learning curve (a fixed 100,000 evaluated a 20,000-step run at 0 and the end);
 #: five, and the one at the start: an early evaluation is the dearest (an untrained policy
@@ -74,8 +74,10 @@ class TrainSettings:
     #: how the envs step: all in this process, the opponents of all envs answering together
     #: (batched, the default: the same episodes as dummy, 1.16x the learner decisions per
     #: CPU-second in crazy_eights 2p, benchmarks/training_speed.py), one after another
-    #: (dummy), or one process each (subproc)
+    #: (dummy), one process each (subproc), or one Ray actor each (ray)
     vec: str = "batched"
+    #: with ``vec="ray"``: the Ray cluster the envs play on (None: a local Ray)
+    ray_address: str | None = None
     n_steps: int = 64
     batch_size: int = 512
     n_epochs: int = 4
@@ -120,6 +122,8 @@ class TrainSettings:
                 raise ConfigError(f"{name}={value!r} is not allowed; use a positive integer")
         if self.vec not in VEC_KINDS:
             raise ConfigError(f"vec={self.vec!r} is not allowed; use one of {', '.join(VEC_KINDS)}")
+        if self.ray_address is not None and self.vec != "ray":
+            raise ConfigError("a Ray address needs vec ray (--vec ray)")
         if (self.n_steps * self.n_envs) % self.batch_size:
             raise ConfigError(f"batch_size={self.batch_size} must divide n_steps * n_envs = "
                               f"{self.n_steps * self.n_envs} (PPO minibatches)")
@@ -280,8 +284,13 @@ def train(settings: TrainSettings, console: Any = None,
 
     from .batched import BatchedOpponentsVecEnv
 
+    def on_ray(fns: list) -> Any:
+        from .ray_vec import RayVecEnv
+
+        return RayVecEnv(fns, settings.ray_address)
+
     vec_cls = {"dummy": DummyVecEnv, "subproc": SubprocVecEnv,
-               "batched": BatchedOpponentsVecEnv}[settings.vec]
+               "batched": BatchedOpponentsVecEnv, "ray": on_ray}[settings.vec]
     vec_env = VecMonitor(vec_cls(make_env_fns(settings, settings.opponents)))
     tb_dir = str(run_dir / "tb") if importlib.util.find_spec("tensorboard") else None
     cls = engine_class(settings.variant)

@@ -87,3 +87,46 @@ def test_training_with_batched_opponents(tmp_path):
                                  progress=False))
     assert result.timesteps >= 512
     assert (result.run_dir / "final.npz").is_file()
+
+
+def test_the_same_episodes_in_ray_actors():
+    pytest.importorskip("ray")
+    from eights.training.ray_vec import RayVecEnv
+
+    fns = env_fns(3)
+    one_by_one = rollout(DummyVecEnv(fns), 40)
+    vec = RayVecEnv(fns, num_cpus=2)  # three envs on two actors
+    try:
+        assert vec.env_method("set_priorities", None) == [None] * 3
+        assert vec.get_attr("variant") == ["crazy_eights"] * 3
+        on_ray = rollout(vec, 40)
+    finally:
+        vec.close()
+    for (o1, r1, d1, i1), (o2, r2, d2, i2) in zip(one_by_one, on_ray, strict=True):
+        np.testing.assert_array_equal(o1, o2)
+        np.testing.assert_array_equal(r1, r2)
+        np.testing.assert_array_equal(d1, d2)
+        assert i1 == i2
+
+
+def test_a_ray_address_needs_the_ray_vec():
+    from eights.config import ConfigError
+
+    with pytest.raises(ConfigError, match="vec ray"):
+        TrainSettings(ray_address="auto").check()
+
+
+@pytest.mark.long  # a second Ray start; the episodes on Ray are compared above
+def test_a_league_run_on_a_local_ray(tmp_path):
+    pytest.importorskip("ray")
+    result = train(TrainSettings(variant="crazy_eights", out=str(tmp_path / "ray"),
+                                 timesteps=256, n_envs=3, n_steps=64, batch_size=64,
+                                 n_epochs=1, checkpoint_every=128, eval_games=2,
+                                 net_arch=(16,), vec="ray", league=True,
+                                 opponents="random,self", eval_opponents="random",
+                                 progress=False))
+    assert result.timesteps >= 256
+    from eights.training.checkpoints import read_metadata
+
+    league = read_metadata(result.final)["league"]
+    assert sum(row["games"] for row in league.values()) > 0  # the actors' episodes counted
