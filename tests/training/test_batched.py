@@ -89,6 +89,7 @@ def test_training_with_batched_opponents(tmp_path):
     assert (result.run_dir / "final.npz").is_file()
 
 
+@pytest.mark.long  # a Ray start; tests/training/test_distill.py runs Ray in the suite
 def test_the_same_episodes_in_ray_actors():
     pytest.importorskip("ray")
     from eights.training.ray_vec import RayVecEnv
