@@ -107,8 +107,8 @@ TRAIN_FLAGS = {
     "--n-envs": ("n_envs", int, "parallel envs (default 32)"),
     "--vec": ("vec", str, "batched (one process, the opponents of all envs answering "
                           "together; the default), dummy (one process, one env after "
-                          "another), subproc (one process per env) or ray (one Ray actor "
-                          "per env)"),
+                          "another), subproc (one process per env) or ray (Ray actors, "
+                          "one CPU each, sharing the envs)"),
     "--ray-address": ("ray_address", str, "with --vec ray: the Ray cluster the games run on "
                                           "(default: a local Ray)"),
     "--n-steps": ("n_steps", int, "steps per env per PPO rollout (default 64)"),
@@ -130,14 +130,26 @@ TRAIN_FLAGS = {
 }
 
 
+def _add_flags(parser: argparse.ArgumentParser, flags: dict) -> None:
+    """One option per entry of a flag table (``TRAIN_FLAGS``, ``DISTILL_FLAGS``), None when
+    not given so the settings' own default holds."""
+    for flag, (field, kind, text) in flags.items():
+        parser.add_argument(flag, dest=field, type=kind, default=None, help=text)
+
+
+def _given(args: argparse.Namespace, flags: dict) -> dict:
+    """The settings fields of a flag table that the command line gave."""
+    return {field: getattr(args, field) for field, _, _ in flags.values()
+            if getattr(args, field) is not None}
+
+
 def _train(args: argparse.Namespace, console: Console) -> int:
     from .extras import require_extra
 
     require_extra("train", "eights train")
     from .training.trainer import TrainSettings, resume_settings, train
 
-    given = {field: getattr(args, field) for field, _, _ in TRAIN_FLAGS.values()
-             if getattr(args, field) is not None}
+    given = _given(args, TRAIN_FLAGS)
     if args.variant is not None:
         given["variant"] = args.variant
     if args.option:
@@ -195,8 +207,7 @@ def _distill(args: argparse.Namespace, console: Console) -> int:
     require_extra("train", "eights distill")
     from .training.distill import DistillSettings, distill
 
-    given = {field: getattr(args, field) for field, _, _ in DISTILL_FLAGS.values()
-             if getattr(args, field) is not None}
+    given = _given(args, DISTILL_FLAGS)
     settings = DistillSettings(start=args.start, progress=not args.no_progress, **given)
     result = distill(settings, console=console)
     last = result.rows[-1]
@@ -389,8 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES["train"])
     tr.add_argument("--variant", choices=list(VARIANTS),
                     help="variant to train (default crazy_eights)")
-    for flag, (field, kind, text) in TRAIN_FLAGS.items():
-        tr.add_argument(flag, dest=field, type=kind, default=None, help=text)
+    _add_flags(tr, TRAIN_FLAGS)
     tr.add_argument("--option", action="append", metavar="NAME=VALUE",
                     help="a game option, e.g. --option hand_size=5 (repeatable)")
     tr.add_argument("--resume", metavar="CHECKPOINT",
@@ -409,8 +419,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES["distill"])
     di.add_argument("start", help="a checkpoint zip written by eights train, or its run "
                                   "directory")
-    for flag, (field, kind, text) in DISTILL_FLAGS.items():
-        di.add_argument(flag, dest=field, type=kind, default=None, help=text)
+    _add_flags(di, DISTILL_FLAGS)
     di.add_argument("--no-progress", action="store_true", help="no progress bar")
     di.set_defaults(func=_distill)
     ex = sub.add_parser("export", help="write a checkpoint's policy as a torch-free .npz",

@@ -12,7 +12,9 @@ extra.
 from __future__ import annotations
 
 import importlib
+import logging
 from pathlib import Path
+from typing import Any
 
 from .config import ConfigError
 
@@ -49,4 +51,21 @@ def require_extra(extra: str, feature: str) -> None:
                 f"with: {install_command(extra)}") from None
 
 
-__all__ = ["EXTRAS", "MissingExtraError", "install_command", "require_extra"]
+def connect_ray(address: str | None, num_cpus: int | None, feature: str) -> tuple[Any, bool]:
+    """Ray, connected: to the cluster at ``address``, or to a local Ray started here with
+    ``num_cpus`` CPUs; and whether this call started it (then the caller shuts it down).
+    A Ray already initialized in this process is used as it is."""
+    require_extra("ray", feature)
+    import ray
+
+    if ray.is_initialized():
+        return ray, False
+    if address is None:
+        ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False,
+                 logging_level=logging.ERROR)
+    else:
+        ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+    return ray, True
+
+
+__all__ = ["EXTRAS", "MissingExtraError", "connect_ray", "install_command", "require_extra"]

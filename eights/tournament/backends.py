@@ -16,7 +16,6 @@ resource tracker lives as long as some worker holds its pipe.
 from __future__ import annotations
 
 import itertools
-import logging
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -176,18 +175,9 @@ def _exit_orphaned() -> None:
 # ---------------------------------------------------------------------- ray
 def _ray(tournament: Tournament, games: Sequence[ScheduledGame], workers: int | None,
          address: str | None) -> Iterator[GameResult]:
-    from ..extras import require_extra
+    from ..extras import connect_ray
 
-    require_extra("ray", "--backend ray")
-    import ray
-
-    started_here = not ray.is_initialized()
-    if started_here:
-        if address is None:
-            ray.init(num_cpus=workers or default_workers(), include_dashboard=False,
-                     log_to_driver=False, logging_level=logging.ERROR)
-        else:
-            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+    ray, started_here = connect_ray(address, workers or default_workers(), "--backend ray")
     try:
         slots = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         task = ray.remote(num_cpus=1)(_play_batch)

@@ -29,12 +29,29 @@ compare them), only faster. It is ``eights train``'s default (``--vec batched``)
 from __future__ import annotations
 
 from copy import deepcopy
+from typing import Any
 
 import numpy as np
 from stable_baselines3.common.vec_env import DummyVecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
 from ..agents.policy import act_together
+
+
+def vector_step(env: Any, result: tuple) -> tuple[np.ndarray, float, bool, dict, dict]:
+    """``env``'s Gymnasium step ``result`` as stable-baselines3's vector envs give it:
+    (observation, reward, done, info, reset info), ``info["TimeLimit.truncated"]`` set, and a
+    finished episode's env reset, its final observation kept in
+    ``info["terminal_observation"]`` (this vector env's and :mod:`eights.training.ray_vec`'s
+    actors' one way of ending an episode)."""
+    obs, reward, terminated, truncated, info = result
+    done = terminated or truncated
+    info["TimeLimit.truncated"] = truncated and not terminated
+    reset_info: dict = {}
+    if done:
+        info["terminal_observation"] = obs
+        obs, reset_info = env.reset()
+    return obs, reward, done, info, reset_info
 
 
 class BatchedOpponentsVecEnv(DummyVecEnv):
@@ -56,15 +73,13 @@ class BatchedOpponentsVecEnv(DummyVecEnv):
             waiting = [k for k, _ in turns]
         for k, env in enumerate(self.envs):
             result = results[k] if results[k] is not None else env.outcome()  # type: ignore[attr-defined]
-            obs, self.buf_rews[k], terminated, truncated, self.buf_infos[k] = result
-            self.buf_dones[k] = terminated or truncated
-            self.buf_infos[k]["TimeLimit.truncated"] = truncated and not terminated
+            obs, self.buf_rews[k], self.buf_dones[k], self.buf_infos[k], reset_info = (
+                vector_step(env, result))
             if self.buf_dones[k]:
-                self.buf_infos[k]["terminal_observation"] = obs
-                obs, self.reset_infos[k] = env.reset()
+                self.reset_infos[k] = reset_info
             self._save_obs(k, obs)
         return (self._obs_from_buf(), np.copy(self.buf_rews), np.copy(self.buf_dones),
                 deepcopy(self.buf_infos))
 
 
-__all__ = ["BatchedOpponentsVecEnv"]
+__all__ = ["BatchedOpponentsVecEnv", "vector_step"]

@@ -447,20 +447,11 @@ class _mapper:
                                        mp_context=multiprocessing.get_context("spawn"))
             self._close = lambda: pool.shutdown(wait=True, cancel_futures=True)
             return lambda fn, tasks: pool.map(fn, tasks)
-        from ..extras import require_extra
+        from ..extras import connect_ray
 
-        require_extra("ray", "distill's ray backend")
-        import logging
-
-        import ray
-
-        if not ray.is_initialized():
-            if self.settings.ray_address is None:
-                ray.init(num_cpus=workers or _default_workers(), include_dashboard=False,
-                         log_to_driver=False, logging_level=logging.ERROR)
-            else:
-                ray.init(address=self.settings.ray_address, log_to_driver=False,
-                         logging_level=logging.ERROR)
+        ray, started = connect_ray(self.settings.ray_address, workers or _default_workers(),
+                                   "distill's ray backend")
+        if started:
             self._close = ray.shutdown
 
         def run(fn: Callable, tasks: Sequence) -> Iterator:

@@ -78,7 +78,7 @@ class TrainingMonitor(BaseCallback):
         self.eval_opponents = [spec for spec, _ in OpponentPool.parse(
             settings.eval_opponents).entries]
         #: the learner's results per opponent, with ``settings.league``
-        self.league = League() if getattr(settings, "league", False) else None
+        self.league = League() if settings.league else None
         self._pool = OpponentPool.parse(settings.opponents, max_snapshots=settings.max_snapshots)
         self._progress: ProgressReport | None = None
         self._next_checkpoint = 0

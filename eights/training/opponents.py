@@ -117,24 +117,15 @@ class OpponentPool:
         self.priorities = priorities
 
     def draw(self, variant: str, count: int, rng: np.random.Generator) -> list[Agent]:
-        """``count`` opponents for one episode, each seeded from ``rng``."""
-        if self.priorities is not None:
-            members = self.members()
-            weights = np.array([w for _, w in members])
-            picks = rng.choice(len(members), size=count, p=weights / weights.sum())
-            return [self._seeded(members[k][0], variant, rng) for k in picks]
-        entries = [(s, w) for s, w in self.entries if s != SELF or self.snapshots]
-        weights = np.array([w for _, w in entries])
-        picks = rng.choice(len(entries), size=count, p=weights / weights.sum())
-        out = []
-        for k in picks:
-            spec = entries[k][0]
-            if spec == SELF:
-                spec = snapshot_spec(self.snapshots[int(rng.integers(len(self.snapshots)))])
-            out.append(self._seeded(spec, variant, rng))
-        return out
+        """``count`` opponents for one episode, drawn from :meth:`members` by weight and each
+        seeded from ``rng``."""
+        members = self.members()
+        weights = np.array([w for _, w in members])
+        picks = rng.choice(len(members), size=count, p=weights / weights.sum())
+        return [self._seeded(members[k][0], variant, rng) for k in picks]
 
     def _seeded(self, spec: str, variant: str, rng: np.random.Generator) -> Agent:
+        """The agent ``spec`` names (made once per pool), seeded from ``rng``."""
         agent = self._agent(spec, variant)
         agent.seed(int(rng.integers(2**63 - 1)))
         return agent

@@ -53,9 +53,7 @@ class PrivilegedFeatures:
         cards, out = self.cards, np.zeros(self.size, dtype=np.float32)
         for k in range(1, self.num_players):
             hand = state.hands[(seat + k) % self.num_players]
-            block = out[(k - 1) * cards:k * cards]
-            np.add.at(block, np.asarray(hand, dtype=np.intp), 1.0)
-            block *= self._scale
+            out[(k - 1) * cards:k * cards] = np.bincount(hand, minlength=cards) * self._scale
         if state.stock:
             out[(self.num_players - 1) * cards + state.stock[-1]] = 1.0
         return out

@@ -14,7 +14,6 @@ reaches every actor. Needs the ``ray`` extra.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -41,17 +40,10 @@ class _EnvActor:
                 for env, seed, option in zip(self.envs, seeds, options, strict=True)]
 
     def step(self, actions: Sequence[int]) -> list[tuple]:
-        out = []
-        for env, action in zip(self.envs, actions, strict=True):
-            obs, reward, terminated, truncated, info = env.step(action)
-            done = terminated or truncated
-            info["TimeLimit.truncated"] = truncated and not terminated
-            reset_info: dict = {}
-            if done:
-                info["terminal_observation"] = obs
-                obs, reset_info = env.reset()
-            out.append((obs, reward, done, info, reset_info))
-        return out
+        from .batched import vector_step
+
+        return [vector_step(env, env.step(action))
+                for env, action in zip(self.envs, actions, strict=True)]
 
     def call(self, which: Sequence[int], name: str, args: Sequence, kwargs: dict) -> list:
         return [getattr(self.envs[k], name)(*args, **kwargs) for k in which]
@@ -59,9 +51,8 @@ class _EnvActor:
     def get(self, which: Sequence[int], name: str) -> list:
         return [getattr(self.envs[k], name) for k in which]
 
-    def set(self, which: Sequence[int], name: str, value: Any) -> None:
-        for k in which:
-            setattr(self.envs[k], name, value)
+    def set(self, which: Sequence[int], name: str, value: Any) -> list[None]:
+        return [setattr(self.envs[k], name, value) for k in which]
 
     def is_wrapped(self, which: Sequence[int], wrapper: type) -> list[bool]:
         from stable_baselines3.common.env_util import is_wrapped
@@ -77,19 +68,10 @@ class RayVecEnv(VecEnv):
 
     def __init__(self, env_fns: Sequence[Callable[[], Any]], address: str | None = None,
                  num_cpus: int | None = None, actors: int | None = None):
-        from ..extras import require_extra
+        from ..extras import connect_ray
 
-        require_extra("ray", "training on Ray (--vec ray)")
-        import ray
-
+        ray, self._started_here = connect_ray(address, num_cpus, "training on Ray (--vec ray)")
         self._ray = ray
-        self._started_here = not ray.is_initialized()
-        if self._started_here:
-            if address is None:
-                ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False,
-                         logging_level=logging.ERROR)
-            else:
-                ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
         if actors is None:
             actors = max(1, int(ray.cluster_resources().get("CPU", 1)))
         actors = min(actors, len(env_fns))
@@ -147,9 +129,7 @@ class RayVecEnv(VecEnv):
             if which:
                 refs.append(getattr(actor, method).remote(which, *args))
                 order += [share[i] for i in which]
-        answers = [x for part in self._ray.get(refs) for x in (part or [])]
-        if method == "set":
-            return []
+        answers = [x for part in self._ray.get(refs) for x in part]
         by_env = dict(zip(order, answers, strict=True))
         return [by_env[k] for k in self._get_indices(indices)]
 

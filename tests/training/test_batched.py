@@ -44,23 +44,27 @@ def rollout(vec, steps: int, illegal_every: int = 0):
     return seen
 
 
-@pytest.mark.parametrize("illegal_every", [0, 7])
-def test_the_same_episodes_as_one_env_after_another(illegal_every):
-    one_by_one = rollout(DummyVecEnv(env_fns(6)), 150, illegal_every)
-    batched = rollout(BatchedOpponentsVecEnv(env_fns(6)), 150, illegal_every)
-    assert sum(d.sum() for _, _, d, _ in batched) > 5  # episodes ended and were reset
-    for (o1, r1, d1, i1), (o2, r2, d2, i2) in zip(one_by_one, batched, strict=True):
+def assert_same_rollouts(expected, got):
+    assert len(expected) == len(got)
+    for (o1, r1, d1, i1), (o2, r2, d2, i2) in zip(expected, got, strict=True):
         np.testing.assert_array_equal(o1, o2)
         np.testing.assert_array_equal(r1, r2)
         np.testing.assert_array_equal(d1, d2)
         assert i1 == i2
 
 
+@pytest.mark.parametrize("illegal_every", [0, 7])
+def test_the_same_episodes_as_one_env_after_another(illegal_every):
+    one_by_one = rollout(DummyVecEnv(env_fns(6)), 150, illegal_every)
+    batched = rollout(BatchedOpponentsVecEnv(env_fns(6)), 150, illegal_every)
+    assert sum(d.sum() for _, _, d, _ in batched) > 5  # episodes ended and were reset
+    assert_same_rollouts(one_by_one, batched)
+
+
 def test_several_opponent_seats_answer_in_every_round():
     snapshot = str(MODELS_DIR / "baby_eating_eights-4p.npz")
     fns = env_fns(3, "baby_eating_eights", 4, "greedy@0.5,self@0.5", snapshot)
-    assert rollout(DummyVecEnv(fns), 40)[-1][0].tolist() == rollout(
-        BatchedOpponentsVecEnv(fns), 40)[-1][0].tolist()
+    assert_same_rollouts(rollout(DummyVecEnv(fns), 40), rollout(BatchedOpponentsVecEnv(fns), 40))
 
 
 def test_act_together_gives_each_agent_its_own_action():
@@ -103,11 +107,7 @@ def test_the_same_episodes_in_ray_actors():
         on_ray = rollout(vec, 40)
     finally:
         vec.close()
-    for (o1, r1, d1, i1), (o2, r2, d2, i2) in zip(one_by_one, on_ray, strict=True):
-        np.testing.assert_array_equal(o1, o2)
-        np.testing.assert_array_equal(r1, r2)
-        np.testing.assert_array_equal(d1, d2)
-        assert i1 == i2
+    assert_same_rollouts(one_by_one, on_ray)
 
 
 def test_a_ray_address_needs_the_ray_vec():
