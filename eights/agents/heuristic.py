@@ -32,10 +32,12 @@ ATTACK_ANYTIME = 2.0
 
 def best_suit(hand: Sequence[int]) -> int:
     """The suit to name after an 8: the one ``hand`` holds most of (8s aside)."""
-    counts = [0.0] * 4
+    # each card counts 100 plus its rank, so a tie in cards goes to the suit of higher
+    # cards; integers, so the key does not depend on the order the hand lists them
+    counts = [0] * 4
     for c in hand:
         if RANK[c] != 8 and SUIT[c] >= 0:
-            counts[SUIT[c]] += 1 + RANK[c] / 100  # ties: keep the suit of higher cards
+            counts[SUIT[c]] += 100 + RANK[c]
     return max(range(4), key=lambda s: counts[s])
 
 

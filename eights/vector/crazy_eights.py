@@ -1,0 +1,638 @@
+"""Crazy Eights, compiled: many tables in one record array, advanced by numba.
+
+The same rules as :class:`eights.engines.crazy_eights.CrazyEightsGame`, on flat
+arrays: each table is one record of :func:`state_dtype` (hands as copies per
+card, the stock and the discard pile as card arrays with their lengths, the
+one pending decision as ``frame``/``frame_seat``/``frame_card``, the public
+memory of the ``*_v2`` observation). Randomness is the Python engine's own
+(:mod:`eights.vector.mt`), so a table dealt from a game seed plays the game
+``CrazyEightsGame(seed=game_seed)`` plays, decision for decision; the
+differential tests (``tests/vector/test_crazy_eights.py``) hold them to it:
+legal actions, observations, rewards and the end of every game.
+
+What the Python engine declares is read, not copied: the card points
+(``points_by_rank``), the attack ranks and action ids come from the engine
+class, and every observation offset from the env version's encoder
+(:class:`Tables` builds them once per config). Only the rules' control flow
+is written again here, one small function per frame kind, as the engine has
+one ``*_legal``/``*_apply`` pair per frame.
+
+Frame kinds: 0 ``turn``, 1 ``suit``, 2 ``after_draw``; -1 once nothing is
+pending (the game is over).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from .mt import randbelow, seed, shuffle, splitmix_next
+
+TURN, SUIT, AFTER_DRAW, NONE = 0, 1, 2, -1
+PLAY_SUIT0, DRAW, PASS = 52, 56, 57
+NUM_ACTIONS = 58
+CARDS = 52
+
+# params: the config as integers (index -> option)
+(P_PLAYERS, P_DECKS, P_HAND, P_MATCH, P_SCORE_REWARD, P_MAX_TURNS, P_TARGET, P_KING,
+ P_KEEP) = range(9)
+NUM_PARAMS = 9
+
+# offsets: the observation's features, in the v2 layout's order
+O_HAND, O_TOP, O_SUIT, O_PHASE, O_DRAWN, O_DIRECTION, O_TO_ACT, O_HAND_SIZES, O_STOCK, \
+    O_DISCARDS, O_SCORES, O_DREW_SUIT, O_DREW_RANK, O_PLAYED, O_NAMED, O_DRAWN_SINCE, \
+    O_UNSEEN = range(17)
+#: the v2 features, in :data:`O_HAND`... order (the encoder's feature names)
+FEATURES = ("hand", "top", "suit", "phase", "drawn", "direction", "to_act", "hand_sizes",
+            "stock", "discards", "scores", "drew_suit", "drew_rank", "played", "named",
+            "drawn_since", "unseen")
+
+
+def state_dtype(num_players: int, num_decks: int) -> np.dtype:
+    """One table's record: every field the rules and the v2 observation read."""
+    n, size = num_players, CARDS * num_decks
+    return np.dtype([
+        ("mt", np.uint32, 624), ("mti", np.int64), ("seeder", np.uint64),
+        ("game_seed", np.uint64),
+        ("hands", np.uint8, n * CARDS), ("hand_len", np.int16, n),
+        ("stock", np.int8, size), ("stock_len", np.int16),
+        ("pile", np.int8, size), ("pile_len", np.int16), ("pile_counts", np.uint8, CARDS),
+        ("suit", np.int8), ("frame", np.int8), ("frame_seat", np.int8), ("frame_card", np.int8),
+        ("current", np.int8), ("direction", np.int8), ("stuck", np.int16), ("first", np.int8),
+        ("hand_number", np.int32), ("scores", np.int32, n),
+        ("drew_suit", np.int8, n), ("drew_rank", np.int8, n),
+        ("turn", np.int32), ("terminated", np.bool_), ("truncated", np.bool_),
+        ("winners", np.uint8, n),
+        ("played", np.uint8, n * CARDS), ("named", np.int32, n * 4),
+        ("drawn_since", np.int32, n),
+    ])
+
+
+# ---------------------------------------------------------------- moves
+@numba.njit(cache=True, inline="always")
+def _top(t):
+    return t.pile[t.pile_len - 1]
+
+
+@numba.njit(cache=True, inline="always")
+def _playable(t, c):
+    rank = c % 13 + 1
+    return rank == 8 or c // 13 == t.suit or rank == _top(t) % 13 + 1
+
+
+@numba.njit(cache=True, inline="always")
+def _can_draw(t):
+    return t.stock_len > 0 or t.pile_len > 1
+
+
+@numba.njit(cache=True, inline="always")
+def _next_seat(t, prm, seat, steps):
+    return (seat + steps * t.direction) % prm[P_PLAYERS]
+
+
+@numba.njit(cache=True)
+def _rebuild_stock(t):
+    """Every discard but the top card, shuffled, becomes the stock."""
+    top = _top(t)
+    size = t.pile_len - 1
+    for i in range(size):
+        t.stock[i] = t.pile[i]
+    t.stock_len = size
+    t.mti = shuffle(t.mt, t.mti, t.stock, size)
+    t.pile[0] = top
+    t.pile_len = 1
+    t.pile_counts[:] = 0
+    t.pile_counts[top] = 1
+
+
+@numba.njit(cache=True)
+def _draw_one(t, seat):
+    """The stock's top card into ``seat``'s hand (the stock rebuilt first if empty); -1 when
+    nothing can be drawn."""
+    if t.stock_len == 0:
+        if t.pile_len <= 1:
+            return -1
+        _rebuild_stock(t)
+    t.stock_len -= 1
+    c = t.stock[t.stock_len]
+    t.hands[seat * CARDS + c] += 1
+    t.hand_len[seat] += 1
+    t.drawn_since[seat] += 1
+    return c
+
+
+@numba.njit(cache=True)
+def _hand_points(t, points, seat):
+    total = 0
+    for c in range(CARDS):
+        total += t.hands[seat * CARDS + c] * points[c % 13]
+    return total
+
+
+@numba.njit(cache=True)
+def _finish(t, winners):
+    t.terminated = True
+    for p in range(winners.shape[0]):
+        t.winners[p] = 1 if winners[p] else 0
+    t.frame = NONE
+
+
+@numba.njit(cache=True)
+def _deal(t, prm, first):
+    """Deal a hand ``first`` starts: the deck shuffled (the stock array as the deck), the
+    hands one card at a time from ``first``, the rest the stock (its top last), the starter
+    turned up; the hand's memory forgotten."""
+    n, size = prm[P_PLAYERS], CARDS * prm[P_DECKS]
+    for i in range(size):
+        t.stock[i] = i % CARDS
+    t.mti = shuffle(t.mt, t.mti, t.stock, size)
+    t.hands[:] = 0
+    t.hand_len[:] = 0
+    pos = 0
+    for _ in range(prm[P_HAND]):
+        for k in range(n):
+            seat = (first + k) % n
+            t.hands[seat * CARDS + t.stock[pos]] += 1
+            t.hand_len[seat] += 1
+            pos += 1
+    rest = size - pos
+    for i in range(rest):  # the stock is deck[pos:] reversed: its top is the next card
+        t.pile[i] = t.stock[size - 1 - i]
+    for i in range(rest):
+        t.stock[i] = t.pile[i]
+    t.stock_len = rest
+    t.pile_len = 0
+    t.pile_counts[:] = 0
+    t.first = first
+    t.direction = 1
+    t.stuck = 0
+    t.drew_suit[:] = -1
+    t.drew_rank[:] = -1
+    t.frame, t.frame_seat, t.frame_card = TURN, first, -1
+    t.played[:] = 0
+    t.named[:] = 0
+    t.drawn_since[:] = 0
+    t.stock_len -= 1  # the starter
+    c = t.stock[t.stock_len]
+    t.pile[0] = c
+    t.pile_len = 1
+    t.pile_counts[c] = 1
+    t.suit = c // 13
+
+
+@numba.njit(cache=True)
+def _end_hand(t, prm, points, winners, blocked):
+    """Score the hand (a sole winner takes every other hand's points); end the game, or
+    deal the match's next hand."""
+    n = prm[P_PLAYERS]
+    sole = -1
+    count = 0
+    for p in range(n):
+        if winners[p]:
+            count += 1
+            sole = p
+    if count == 1:
+        gained = 0
+        for p in range(n):
+            if p != sole:
+                gained += _hand_points(t, points, p)
+        t.scores[sole] += gained
+    if not prm[P_MATCH]:
+        _finish(t, winners)
+        return
+    match_winners = np.zeros(n, np.bool_)
+    decided = False
+    for p in range(n):
+        if t.scores[p] >= prm[P_TARGET]:
+            match_winners[p] = True
+            decided = True
+    if decided:
+        _finish(t, match_winners)
+        return
+    t.hand_number += 1
+    _deal(t, prm, (t.first + 1) % n)
+
+
+@numba.njit(cache=True)
+def _pass(t, prm, points, seat, moved):
+    n = prm[P_PLAYERS]
+    t.stuck = 0 if moved else t.stuck + 1
+    if t.stuck >= n:  # blocked: the lowest hands win
+        best = 1 << 30
+        for p in range(n):
+            best = min(best, _hand_points(t, points, p))
+        winners = np.zeros(n, np.bool_)
+        for p in range(n):
+            winners[p] = _hand_points(t, points, p) == best
+        _end_hand(t, prm, points, winners, True)
+        return
+    t.frame, t.frame_seat = TURN, _next_seat(t, prm, seat, 1)
+
+
+@numba.njit(cache=True)
+def _play(t, prm, points, seat, c):
+    n = prm[P_PLAYERS]
+    t.hands[seat * CARDS + c] -= 1
+    t.hand_len[seat] -= 1
+    t.pile[t.pile_len] = c
+    t.pile_len += 1
+    t.pile_counts[c] += 1
+    t.suit = c // 13
+    t.stuck = 0
+    t.drew_suit[seat] = -1
+    t.drew_rank[seat] = -1
+    if t.played[seat * CARDS + c] < 255:
+        t.played[seat * CARDS + c] += 1
+    t.drawn_since[seat] = 0
+    if t.hand_len[seat] == 0:
+        winners = np.zeros(n, np.bool_)
+        winners[seat] = True
+        _end_hand(t, prm, points, winners, False)
+        return
+    rank = c % 13 + 1
+    t.frame_card = -1
+    if rank == 8:
+        t.frame, t.frame_seat = SUIT, seat
+    elif rank == 11:  # Jack: a reverse, a skip with two players
+        if n == 2:
+            t.frame, t.frame_seat = TURN, seat
+        else:
+            t.direction = -t.direction
+            t.frame, t.frame_seat = TURN, _next_seat(t, prm, seat, 1)
+    elif rank == 12:  # Queen: the next player is skipped
+        t.frame, t.frame_seat = TURN, _next_seat(t, prm, seat, 2)
+    elif rank == 13:  # King: the next player draws and is skipped
+        victim = _next_seat(t, prm, seat, 1)
+        for _ in range(prm[P_KING]):
+            if _draw_one(t, victim) < 0:
+                break
+        t.frame, t.frame_seat = TURN, _next_seat(t, prm, seat, 2)
+    else:
+        t.frame, t.frame_seat = TURN, _next_seat(t, prm, seat, 1)
+
+
+# ---------------------------------------------------------------- frames
+@numba.njit(cache=True)
+def legal_actions(t, prm, out):
+    """Write the pending decision's legal action ids into ``out`` (ascending, as the
+    engine lists them: card plays, then draw or pass); return how many."""
+    k = 0
+    frame = t.frame
+    if frame == TURN:
+        base = t.frame_seat * CARDS
+        for c in range(CARDS):
+            if t.hands[base + c] and _playable(t, c):
+                out[k] = c
+                k += 1
+        if _can_draw(t):
+            out[k] = DRAW
+            k += 1
+        elif k == 0:
+            out[k] = PASS
+            k += 1
+    elif frame == SUIT:
+        for s in range(4):
+            out[k] = PLAY_SUIT0 + s
+            k += 1
+    elif frame == AFTER_DRAW:
+        drawn = t.frame_card
+        if not _playable(t, drawn):
+            out[0] = PASS
+            k = 1
+        else:
+            out[0] = drawn
+            k = 1
+            if prm[P_KEEP]:
+                out[1] = PASS
+                k = 2
+    return k
+
+
+@numba.njit(cache=True)
+def _apply(t, prm, points, a):
+    frame, seat = t.frame, t.frame_seat
+    t.frame = NONE
+    if frame == TURN:
+        if a == DRAW:
+            t.stuck = 0
+            t.drew_suit[seat] = t.suit
+            t.drew_rank[seat] = _top(t) % 13 + 1
+            c = _draw_one(t, seat)
+            t.frame, t.frame_seat, t.frame_card = AFTER_DRAW, seat, c
+        elif a == PASS:
+            _pass(t, prm, points, seat, False)
+        else:
+            _play(t, prm, points, seat, a)
+    elif frame == SUIT:
+        t.suit = a - PLAY_SUIT0
+        t.named[seat * 4 + a - PLAY_SUIT0] += 1
+        t.frame, t.frame_seat = TURN, _next_seat(t, prm, seat, 1)
+    else:
+        if a == PASS:
+            _pass(t, prm, points, seat, True)
+        else:
+            _play(t, prm, points, seat, a)
+
+
+@numba.njit(cache=True)
+def _settle(t, prm, points, buf):
+    """Apply forced moves (one legal action) until a real decision or the end; enforce the
+    turn limit; set ``current`` (-1 once over)."""
+    while not t.terminated:
+        if t.turn >= prm[P_MAX_TURNS]:
+            t.truncated = True
+            break
+        k = legal_actions(t, prm, buf)
+        if k != 1:
+            t.current = t.frame_seat
+            return
+        t.turn += 1
+        _apply(t, prm, points, buf[0])
+    t.current = -1
+
+
+@numba.njit(cache=True)
+def new_game(t, prm, points, game_seed):
+    """Start the game ``CrazyEightsGame(seed=game_seed)`` starts: the first player drawn,
+    the deck shuffled and dealt, forced moves applied."""
+    t.game_seed = game_seed
+    t.mti = seed(t.mt, game_seed)
+    first, t.mti = randbelow(t.mt, t.mti, prm[P_PLAYERS])
+    t.scores[:] = 0
+    t.hand_number = 0
+    t.turn = 0
+    t.terminated = False
+    t.truncated = False
+    t.winners[:] = 0
+    _deal(t, prm, first)
+    buf = np.empty(NUM_ACTIONS, np.int64)
+    _settle(t, prm, points, buf)
+
+
+@numba.njit(cache=True)
+def step(t, prm, points, a, buf):
+    """The player to act plays action ``a`` (legal: the caller checks the mask)."""
+    t.turn += 1
+    _apply(t, prm, points, a)
+    _settle(t, prm, points, buf)
+
+
+@numba.njit(cache=True)
+def returns(t, prm, out):
+    """Each seat's reward at the end: +1 winners, -1 the others (or points about the table's
+    mean / 100 with the score reward); 0 for all when not over or truncated."""
+    n = prm[P_PLAYERS]
+    for p in range(n):
+        out[p] = 0.0
+    if not t.terminated:
+        return
+    if prm[P_SCORE_REWARD]:
+        mean = 0.0
+        for p in range(n):
+            mean += t.scores[p]
+        mean /= n
+        for p in range(n):
+            out[p] = (t.scores[p] - mean) / 100.0
+    else:
+        for p in range(n):
+            out[p] = 1.0 if t.winners[p] else -1.0
+
+
+# ---------------------------------------------------------------- the observation
+@numba.njit(cache=True, inline="always")
+def _scaled(x, inv):
+    y = x * inv
+    return y if y < 1.0 else 1.0
+
+
+@numba.njit(cache=True)
+def _card_counts(out, off, counts, base, inv32):
+    """Copies per card as the encoder's ``CardCounts``: float32(count) * float32(1 / copies),
+    at most 1."""
+    for c in range(CARDS):
+        k = counts[base + c]
+        if k:
+            y = np.float32(k) * inv32
+            out[off + c] = y if y < np.float32(1.0) else np.float32(1.0)
+
+
+@numba.njit(cache=True)
+def observe(t, prm, offs, scales, seat, out):
+    """Write ``seat``'s v2 observation into ``out`` (zeroed here), feature for feature as
+    the Python encoder writes it. ``scales``: 1/decks, 1/total cards, 1/target score,
+    float32(1/decks)."""
+    out[:] = 0.0
+    n = prm[P_PLAYERS]
+    inv_decks, inv_total, inv_target = scales[0], scales[1], scales[2]
+    inv32 = np.float32(scales[3])
+    base = seat * CARDS
+    for c in range(CARDS):
+        k = t.hands[base + c]
+        if k:
+            v = np.float32(0.0)
+            for _ in range(k):
+                v = np.float32(v + inv_decks)
+            out[offs[O_HAND] + c] = v
+    if t.pile_len:
+        out[offs[O_TOP] + _top(t)] = 1.0
+    if 0 <= t.suit < 4:
+        out[offs[O_SUIT] + t.suit] = 1.0
+    out[offs[O_PHASE] + (t.frame if t.frame >= 0 else TURN)] = 1.0
+    if seat == t.current and t.frame == AFTER_DRAW and t.frame_card >= 0:
+        out[offs[O_DRAWN] + t.frame_card] = 1.0
+    if t.direction == 1:
+        out[offs[O_DIRECTION]] = 1.0
+    if t.current >= 0:
+        out[offs[O_TO_ACT] + (t.current - seat) % n] = 1.0
+    for k in range(1, n):
+        q = (seat + k) % n
+        if t.hand_len[q]:
+            out[offs[O_HAND_SIZES] + k - 1] = _scaled(t.hand_len[q], inv_total)
+    if t.stock_len:
+        out[offs[O_STOCK]] = _scaled(t.stock_len, inv_total)
+    _card_counts(out, offs[O_DISCARDS], t.pile_counts, 0, inv32)
+    for k in range(n):
+        x = t.scores[(seat + k) % n]
+        if x:
+            out[offs[O_SCORES] + k] = _scaled(x, inv_target)
+    for k in range(1, n):
+        q = (seat + k) % n
+        s = t.drew_suit[q]
+        if 0 <= s < 4:
+            out[offs[O_DREW_SUIT] + 4 * (k - 1) + s] = 1.0
+        r = t.drew_rank[q]
+        if 1 <= r < 14:
+            out[offs[O_DREW_RANK] + 13 * (k - 1) + r - 1] = 1.0
+        _card_counts(out, offs[O_PLAYED] + CARDS * (k - 1), t.played, q * CARDS, inv32)
+        for s in range(4):
+            out[offs[O_NAMED] + 4 * (k - 1) + s] = _scaled(t.named[q * 4 + s], 0.25)
+        if t.drawn_since[q]:
+            out[offs[O_DRAWN_SINCE] + k - 1] = _scaled(t.drawn_since[q], 0.1)
+    decks = prm[P_DECKS]
+    off = offs[O_UNSEEN]
+    for c in range(CARDS):
+        k = decks - t.pile_counts[c] - t.hands[base + c]
+        if k > 0:
+            y = np.float32(k) * inv32
+            out[off + c] = y if y < np.float32(1.0) else np.float32(1.0)
+
+
+@numba.njit(cache=True)
+def mask(t, prm, out, buf):
+    """The acting seat's legal actions as 0/1 (all 0 once the game is over)."""
+    out[:] = 0
+    if t.current < 0:
+        return
+    k = legal_actions(t, prm, buf)
+    for i in range(k):
+        out[buf[i]] = 1
+
+
+# ---------------------------------------------------------------- the heuristic
+@numba.njit(cache=True)
+def heuristic_action(t, prm, points, attack, buf):
+    """What :class:`~eights.agents.heuristic.PileHeuristic` plays for the seat to act
+    (the same choice: card scores by ``play_score``, ties to the lower id; after an 8
+    the suit held most, by ``best_suit``'s integer key)."""
+    k = legal_actions(t, prm, buf)
+    if k == 1:
+        return buf[0]
+    seat = t.current
+    base = seat * CARDS
+    if t.frame == SUIT:
+        best, best_key = 0, -1
+        for s in range(4):
+            key = 0
+            for r in range(13):
+                if r != 7:
+                    key += t.hands[base + s * 13 + r] * (100 + r + 1)
+            if key > best_key:
+                best, best_key = s, key
+        return PLAY_SUIT0 + best
+    n = prm[P_PLAYERS]
+    nearest = 1 << 30
+    for j in range(1, n):
+        nearest = min(nearest, t.hand_len[(seat + j) % n])
+    suit_counts = np.zeros(4, np.int64)
+    for c in range(CARDS):
+        suit_counts[c // 13] += t.hands[base + c]
+    chosen, best_score, plays = -1, -1e18, 0
+    for i in range(k):
+        c = buf[i]
+        if c >= CARDS:
+            continue
+        plays += 1
+        rank = c % 13 + 1
+        score = 0.0
+        if rank == 8 and t.hand_len[seat] > 2:
+            score += -40.0
+        score += 0.5 * points[rank - 1]
+        score += 3.0 * (suit_counts[c // 13] - t.hands[base + c])
+        if attack[rank - 1]:
+            score += attack[rank - 1] * (25.0 if nearest <= 2 else 2.0)
+        if score > best_score:  # ascending ids: a tie keeps the lower one
+            chosen, best_score = c, score
+    if plays:
+        return chosen
+    for i in range(k):
+        if buf[i] == DRAW:
+            return DRAW
+    return buf[0]
+
+
+# ---------------------------------------------------------------- many tables
+@numba.njit(cache=True)
+def reset_all(tables, prm, points, seeds):
+    """Seed each table's stream of game seeds and deal its first game."""
+    for i in range(tables.shape[0]):
+        t = tables[i]
+        t.seeder = seeds[i]
+        t.seeder, game_seed = splitmix_next(t.seeder)
+        new_game(t, prm, points, game_seed)
+
+
+@numba.njit(cache=True)
+def next_game(t, prm, points):
+    """The table's next game, from its own stream of game seeds."""
+    t.seeder, game_seed = splitmix_next(t.seeder)
+    new_game(t, prm, points, game_seed)
+
+
+@numba.njit(cache=True)
+def next_games(tables, prm, points, which):
+    for j in range(which.shape[0]):
+        next_game(tables[which[j]], prm, points)
+
+
+@numba.njit(cache=True)
+def observe_many(tables, prm, offs, scales, which, seats, obs, masks):
+    """Row ``j``: seat ``seats[j]``'s observation at table ``which[j]``, and its mask (zeros
+    unless that seat is to act)."""
+    buf = np.empty(NUM_ACTIONS, np.int64)
+    for j in range(which.shape[0]):
+        t = tables[which[j]]
+        observe(t, prm, offs, scales, seats[j], obs[j])
+        if t.current == seats[j]:
+            mask(t, prm, masks[j], buf)
+        else:
+            masks[j, :] = 0
+
+
+@numba.njit(cache=True)
+def step_many(tables, prm, points, which, actions):
+    """Each table's seat to act plays its action; the index of the first illegal one (that
+    table and every later one untouched), or -1."""
+    buf = np.empty(NUM_ACTIONS, np.int64)
+    for j in range(which.shape[0]):
+        t = tables[which[j]]
+        a = actions[j]
+        if t.current < 0:
+            return j
+        k = legal_actions(t, prm, buf)
+        ok = False
+        for i in range(k):
+            if buf[i] == a:
+                ok = True
+                break
+        if not ok:
+            return j
+        step(t, prm, points, a, buf)
+    return -1
+
+
+@numba.njit(cache=True)
+def heuristic_many(tables, prm, points, attack, which, out):
+    buf = np.empty(NUM_ACTIONS, np.int64)
+    for j in range(which.shape[0]):
+        out[j] = heuristic_action(tables[which[j]], prm, points, attack, buf)
+
+
+@numba.njit(cache=True)
+def returns_many(tables, prm, which, out):
+    for j in range(which.shape[0]):
+        returns(tables[which[j]], prm, out[j])
+
+
+def compile_config(engine, config, encoder):
+    """The config as the core's integer parameters, the encoder's offsets in
+    :data:`FEATURES` order, and the float scales the encoder uses (read from the
+    declarations, so a layout change shows up here as a missing feature)."""
+    missing = [f for f in FEATURES if f not in encoder.offsets]
+    if missing:
+        raise ValueError(f"crazy_eights core: the observation has no feature {missing}; the "
+                         f"compiled core writes the v2 layout")
+    params = np.zeros(NUM_PARAMS, np.int64)
+    params[P_PLAYERS] = config.num_players
+    params[P_DECKS] = config.num_decks
+    params[P_HAND] = config.hand_size
+    params[P_MATCH] = int(config.match)
+    params[P_SCORE_REWARD] = int(config.reward == "score")
+    params[P_MAX_TURNS] = config.max_turns
+    params[P_TARGET] = config.target_score
+    params[P_KING] = config.king_draw
+    params[P_KEEP] = int(config.may_keep_drawn_card)
+    offsets = np.array([encoder.offsets[f] for f in FEATURES], np.int64)
+    scales = np.array([1.0 / config.num_decks, 1.0 / (52 * config.num_decks),
+                       1.0 / config.target_score, np.float32(1.0 / config.num_decks)],
+                      np.float64)
+    return params, offsets, scales

@@ -1,0 +1,187 @@
+"""The learner's view of many tables: one seat per table, opponents answering in batches.
+
+:class:`VectorEnv` is what ``eights.vector.make`` returns. Every table has
+one learner seat (rotating by one seat each game, table ``i`` starting at
+seat ``i % num_players``, so a batch covers every seat); the others are
+played by the opponents (:mod:`eights.vector.opponents`), one batched call
+per round for all tables waiting on an opponent. ``step(actions)`` takes one
+action per table and returns when every table is back at the learner's
+decision:
+
+* ``obs`` (``num_envs x observation_size`` float32) and ``masks``
+  (``num_envs x num_actions`` int8) are written in place into arrays made
+  once (the returned arrays are those arrays: copy them to keep them);
+* ``rewards``: the learner's reward where its game ended this step, else 0;
+* ``terminated`` / ``truncated``: whose game ended (won or lost; or cut at
+  the turn limit) this step;
+* auto-reset, Gymnasium's ``SAME_STEP`` convention: a table whose game
+  ended is dealt its next game at once, ``obs`` is the new game's first
+  observation, and ``infos["final_obs"]`` (with the flags
+  ``infos["_final_obs"]``) holds the learner's last observation of the
+  ended game; ``infos["game_seed"]`` names each table's game (the seed that
+  replays it in the AEC env).
+
+A game that ends before the learner's first decision (one-card hands) is not
+an episode: its table is dealt again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..config import ConfigError
+from .opponents import Opponent, make_opponent
+from .tables import Tables, make_tables
+
+
+class VectorEnv:
+    """``num_envs`` tables of one variant, a learner seat at each; see the module docstring."""
+
+    def __init__(self, variant: str, num_envs: int, opponents: str | Sequence[str] = "heuristic",
+                 *, backend: str = "auto", seed: int | None = None, version: int | None = None,
+                 **options: Any) -> None:
+        self.tables: Tables = make_tables(variant, num_envs, backend, version, **options)
+        core = self.tables
+        self.variant = variant
+        self.num_envs = core.num_tables
+        self.num_players = n = core.num_players
+        self.observation_size = core.observation_size
+        self.num_actions = core.num_actions
+        specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        if len(specs) != n - 1:
+            raise ConfigError(f"eights.vector: {len(specs)} opponents for a {n}-player table; "
+                              f"give one spec for every opponent seat, or {n - 1} (one per "
+                              f"seat after the learner's, in turn order)")
+        made: dict[str, Opponent] = {}
+        for k, spec in enumerate(specs):
+            if spec not in made:
+                made[spec] = make_opponent(spec, core, None if seed is None else seed + 1 + k)
+        #: the opponent at each seat after the learner's (1 = the next seat)
+        self.opponents = [made[spec] for spec in specs]
+        self.opponent_specs = specs
+        self._seed = seed
+        self.learner = np.arange(self.num_envs, dtype=np.int64) % n
+        self.obs = np.zeros((self.num_envs, self.observation_size), np.float32)
+        self.masks = np.zeros((self.num_envs, self.num_actions), np.int8)
+        self._final = np.zeros_like(self.obs)
+        self._all = np.arange(self.num_envs, dtype=np.int64)
+        self.episodes = 0
+        self._started = False
+
+    # ------------------------------------------------------------------ API
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal every table (``seed``: the tables' streams of game seeds; ``None`` the one
+        given to ``make``); the first observations and masks."""
+        self.tables.reset(self._seed if seed is None else seed)
+        self.learner = self._all % self.num_players
+        self._started = True
+        self._advance(self._all, dealt=True)
+        self.tables.observe(self._all, self.learner, self.obs, self.masks)
+        return self.obs, {"game_seed": self._game_seeds()}
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                                  dict[str, Any]]:
+        """Every table's learner plays ``actions[i]``; see the module docstring."""
+        if not self._started:
+            raise RuntimeError("eights.vector: call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ConfigError(f"eights.vector: step takes one integer action per table, an "
+                              f"array of shape ({self.num_envs},); got {actions.dtype} "
+                              f"{actions.shape}")
+        self.tables.step(self._all, actions)
+        ended = self._advance(self._all, dealt=False)
+        rewards = np.zeros(self.num_envs, np.float32)
+        terminated = np.zeros(self.num_envs, bool)
+        truncated = np.zeros(self.num_envs, bool)
+        infos: dict[str, Any] = {}
+        if len(ended):
+            seats = self.learner[ended]
+            rewards[ended] = self.tables.returns(ended)[np.arange(len(ended)), seats]
+            terminated[ended] = self.tables.terminated(ended)
+            truncated[ended] = self.tables.truncated(ended)
+            final_masks = np.zeros((len(ended), self.num_actions), np.int8)
+            final = self._final[: len(ended)]
+            self.tables.observe(ended, seats, final, final_masks)
+            final_obs = np.zeros_like(self.obs)
+            final_obs[ended] = final
+            flags = np.zeros(self.num_envs, bool)
+            flags[ended] = True
+            infos["final_obs"], infos["_final_obs"] = final_obs, flags
+            self.episodes += len(ended)
+            self.learner[ended] = (self.learner[ended] + 1) % self.num_players
+            self.tables.next_game(ended)
+            self._advance(ended, dealt=True)
+        self.tables.observe(self._all, self.learner, self.obs, self.masks)
+        infos["game_seed"] = self._game_seeds()
+        return self.obs, rewards, terminated, truncated, infos
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions at every table, as booleans (MaskablePPO's name)."""
+        return self.masks.astype(bool)
+
+    # ------------------------------------------------------------------ the opponents
+    def _advance(self, tables: np.ndarray, dealt: bool) -> np.ndarray:
+        """Let the opponents play at ``tables`` until each is at its learner's decision or
+        over; return the tables whose game is over (before the next deal). A game over
+        before the learner acted (a one-card deal; ``dealt``: ``tables`` were just dealt)
+        is dealt again."""
+        core = self.tables
+        n = self.num_players
+        ended: list[np.ndarray] = []
+        pending = np.asarray(tables, np.int64)
+        fresh = np.zeros(self.num_envs, bool)  # its learner has not acted in this game yet
+        fresh[pending] = dealt
+        obs = np.empty((0, self.observation_size), np.float32)
+        masks = np.empty((0, self.num_actions), np.int8)
+        while len(pending):
+            current = core.current[pending]
+            over = pending[current < 0]
+            if len(over):
+                redeal = over[fresh[over]]
+                finished = over[~fresh[over]]
+                if len(finished):
+                    ended.append(finished)
+                if len(redeal):
+                    self.learner[redeal] = (self.learner[redeal] + 1) % n
+                    core.next_game(redeal)
+                pending = np.concatenate([pending[current >= 0], redeal])
+                continue
+            waiting = pending[current != self.learner[pending]]
+            if not len(waiting):
+                break
+            relative = (core.current[waiting] - self.learner[waiting]) % n
+            for k in np.unique(relative):
+                group = waiting[relative == k]
+                opponent = self.opponents[k - 1]
+                if opponent.reads_observation:
+                    if len(obs) < len(group):
+                        obs = np.empty((len(group), self.observation_size), np.float32)
+                        masks = np.empty((len(group), self.num_actions), np.int8)
+                    core.observe(group, core.current[group], obs[: len(group)],
+                                 masks[: len(group)])
+                actions = opponent.act(group, obs[: len(group)], masks[: len(group)])
+                core.step(group, actions)
+            pending = waiting
+        if not ended:
+            return np.empty(0, np.int64)
+        return np.sort(np.concatenate(ended))
+
+    def _game_seeds(self) -> np.ndarray:
+        return np.array([self.tables.game_seed(i) for i in range(self.num_envs)], np.uint64)
+
+
+def make(variant: str, num_envs: int, opponents: str | Sequence[str] = "heuristic",
+         **kwargs: Any) -> VectorEnv:
+    """``num_envs`` tables of ``variant`` with a learner seat each and ``opponents`` (one
+    agent spec for every other seat, or one per seat in turn order) answering in batches.
+
+    ``backend``: ``"auto"`` (the compiled core where the variant has one, else the Python
+    engines), ``"compiled"`` or ``"python"``; ``seed``: the tables' game seeds; ``version``:
+    the observation version (the compiled cores write the newest); the other keywords are
+    the variant's options (``num_players=3``...).
+    """
+    return VectorEnv(variant, num_envs, opponents, **kwargs)

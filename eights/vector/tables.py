@@ -1,0 +1,273 @@
+"""Many tables of one variant, advanced together: the multi-agent core of :mod:`eights.vector`.
+
+:class:`Tables` is what every seat of every table sees and does, with no
+opponents attached: each table has a seat to act (``current``, -1 once its
+game is over), :meth:`Tables.observe` writes that seat's observation and mask
+for every table into preallocated arrays, :meth:`Tables.step` applies one
+action per table, :meth:`Tables.returns` gives the rewards of ended games.
+The learner-facing env (:class:`eights.vector.env.VectorEnv`) puts opponents
+on the other seats.
+
+Two implementations share this interface: :class:`CompiledTables` (a numba
+core, where a variant has one: :data:`COMPILED`) and :class:`PythonTables`
+(one Python engine per table, for every variant and option). Both deal game
+``k`` of table ``i`` from the same game seed (:meth:`Tables.game_seeds`), so
+for the same actions they play the same games; the differential tests hold
+them to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..config import ConfigError, GameConfig
+from ..engines import engine_class
+from ..engines.base import IllegalActionError
+from ..variants import REGISTRY
+from .mt import splitmix_next_py
+
+#: variants with a compiled core -> the module that holds it (imported, and compiled, on
+#: first use only)
+COMPILED = {"crazy_eights": "eights.vector.crazy_eights"}
+
+
+def table_seeds(seed: int | None, num_tables: int) -> np.ndarray:
+    """Each table's SplitMix64 starting state, from ``seed`` (``None``: fresh entropy):
+    numpy's ``SeedSequence``, so nearby seeds give unrelated streams."""
+    return np.random.SeedSequence(seed).generate_state(num_tables, np.uint64)
+
+
+def game_seeds(seed: int | None, table: int, count: int, num_tables: int) -> list[int]:
+    """The seeds of table ``table``'s first ``count`` games after ``reset(seed)``: game ``k``
+    is ``Engine(seed=game_seeds(...)[k])``'s game (``seed`` must be an int to replay)."""
+    state = int(table_seeds(seed, num_tables)[table])
+    out = []
+    for _ in range(count):
+        state, game_seed = splitmix_next_py(state)
+        out.append(game_seed)
+    return out
+
+
+class Tables:
+    """The interface both implementations keep; see the module docstring."""
+
+    variant: str
+    config: GameConfig
+    num_tables: int
+    num_players: int
+    num_actions: int
+    observation_size: int
+    #: the seat to act at each table (-1 where the game is over)
+    current: np.ndarray
+
+    def reset(self, seed: int | None = None) -> None:
+        raise NotImplementedError
+
+    def observe(self, tables: np.ndarray, seats: np.ndarray, obs: np.ndarray,
+                masks: np.ndarray) -> None:
+        """Write seat ``seats[j]``'s observation and mask at table ``tables[j]`` into row
+        ``j`` of ``obs`` and ``masks``."""
+        raise NotImplementedError
+
+    def step(self, tables: np.ndarray, actions: np.ndarray) -> None:
+        """Table ``tables[j]``'s seat to act plays ``actions[j]`` (refused unless legal)."""
+        raise NotImplementedError
+
+    def heuristic_actions(self, tables: np.ndarray) -> np.ndarray:
+        """What the built-in heuristic plays for the seat to act at each of ``tables``."""
+        raise NotImplementedError
+
+    def returns(self, tables: np.ndarray) -> np.ndarray:
+        """Each seat's reward at each of ``tables`` (rows), 0 where not over."""
+        raise NotImplementedError
+
+    def terminated(self, tables: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def truncated(self, tables: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def next_game(self, tables: np.ndarray) -> None:
+        """Deal each of ``tables`` its next game (from its own stream of game seeds)."""
+        raise NotImplementedError
+
+    def game_seed(self, table: int) -> int:
+        """The seed of the game table ``table`` is playing (``Engine(seed=...)`` replays it)."""
+        raise NotImplementedError
+
+
+def _check_actions(legal_row: np.ndarray, table: int, action: int, texts: Sequence[str]) -> None:
+    if not (0 <= action < len(legal_row)) or not legal_row[action]:
+        legal = [texts[a] for a in np.flatnonzero(legal_row)]
+        shown = texts[action] if 0 <= action < len(texts) else str(action)
+        raise IllegalActionError(f"table {table}: action {action} ({shown!r}) is not legal "
+                                 f"now; legal: {', '.join(legal)}")
+
+
+class PythonTables(Tables):
+    """One Python engine per table: every variant and option, the reference the compiled
+    cores are tested against."""
+
+    def __init__(self, variant: str, num_tables: int, version: int | None = None,
+                 **options: Any) -> None:
+        engine = engine_class(variant)
+        self.variant = variant
+        self.config = engine.Config.from_options(**options)
+        self.num_tables = num_tables
+        self.num_players = self.config.num_players
+        self.num_actions = len(engine.actions)
+        self.encoder = engine.encoder(self.config, version)
+        self.observation_size = self.encoder.size
+        self._engine_class = engine
+        self.engines = [engine(self.config, seed=0) for _ in range(num_tables)]
+        self._streams = np.zeros(num_tables, np.uint64)
+        self._seeds = [0] * num_tables
+        self.current = np.full(num_tables, -1, np.int64)
+
+    def reset(self, seed: int | None = None) -> None:
+        self._streams = table_seeds(seed, self.num_tables).copy()
+        self.next_game(np.arange(self.num_tables))
+
+    def next_game(self, tables: np.ndarray) -> None:
+        for i in tables:
+            state, game_seed = splitmix_next_py(int(self._streams[i]))
+            self._streams[i] = state
+            self._seeds[i] = game_seed
+            self.engines[i].reset(seed=game_seed)
+            self.current[i] = self.engines[i].current_player
+
+    def game_seed(self, table: int) -> int:
+        return self._seeds[table]
+
+    def observe(self, tables, seats, obs, masks) -> None:
+        for j, (i, seat) in enumerate(zip(tables, seats, strict=True)):
+            engine = self.engines[i]
+            obs[j] = self.encoder.encode(engine, int(seat))
+            masks[j] = 0
+            if engine.current_player == seat:
+                masks[j, engine.legal_actions()] = 1
+
+    def step(self, tables, actions) -> None:
+        for i, a in zip(tables, actions, strict=True):
+            engine = self.engines[i]
+            engine.step(int(a))
+            self.current[i] = engine.current_player
+
+    def heuristic_actions(self, tables) -> np.ndarray:
+        from ..agents import make_agent
+
+        agent = make_agent("heuristic", variant=self.variant)
+        return np.array([agent.act(self.engines[i].view(self.engines[i].current_player))
+                         for i in tables], np.int64)
+
+    def returns(self, tables) -> np.ndarray:
+        return np.array([self.engines[i].returns() for i in tables], np.float32).reshape(
+            len(tables), self.num_players)
+
+    def terminated(self, tables) -> np.ndarray:
+        return np.array([self.engines[i].terminated for i in tables], bool)
+
+    def truncated(self, tables) -> np.ndarray:
+        return np.array([self.engines[i].truncated for i in tables], bool)
+
+
+class CompiledTables(Tables):
+    """A variant's numba core (:data:`COMPILED`) over one record array of tables."""
+
+    def __init__(self, variant: str, num_tables: int, version: int | None = None,
+                 **options: Any) -> None:
+        import importlib
+
+        if variant not in COMPILED:
+            raise ConfigError(f"eights.vector: {variant!r} has no compiled core; compiled: "
+                              f"{', '.join(sorted(COMPILED))} (the others run on "
+                              f"backend='python')")
+        engine = engine_class(variant)
+        if version is not None and version != REGISTRY[variant].env_version:
+            raise ConfigError(f"eights.vector: the compiled {variant} core writes the v"
+                              f"{REGISTRY[variant].env_version} observation, not v{version}; "
+                              f"use backend='python' for older versions")
+        self.core = core = importlib.import_module(COMPILED[variant])
+        self.variant = variant
+        self.config = config = engine.Config.from_options(**options)
+        self.num_tables = num_tables
+        self.num_players = n = config.num_players
+        self.num_actions = len(engine.actions)
+        self.texts = engine.actions.texts
+        encoder = engine.encoder(config, version)
+        self.observation_size = encoder.size
+        self.params, self.offsets, self.scales = core.compile_config(engine, config, encoder)
+        self.points = np.array(engine.points_by_rank, np.int64)
+        self.attack = np.array([engine.attack_ranks.get(r, 0) for r in range(1, 14)], np.int64)
+        self.state = np.zeros(num_tables, core.state_dtype(n, config.num_decks))
+        self._buf = np.empty(self.num_actions, np.int64)
+        self._mask_row = np.empty(self.num_actions, np.int8)
+
+    @property
+    def current(self) -> np.ndarray:  # type: ignore[override]
+        return self.state["current"]
+
+    def reset(self, seed: int | None = None) -> None:
+        self.core.reset_all(self.state, self.params, self.points,
+                            table_seeds(seed, self.num_tables))
+
+    def next_game(self, tables) -> None:
+        self.core.next_games(self.state, self.params, self.points,
+                             np.asarray(tables, np.int64))
+
+    def game_seed(self, table: int) -> int:
+        return int(self.state["game_seed"][table])
+
+    def observe(self, tables, seats, obs, masks) -> None:
+        self.core.observe_many(self.state, self.params, self.offsets, self.scales,
+                               np.asarray(tables, np.int64), np.asarray(seats, np.int64),
+                               obs, masks)
+
+    def step(self, tables, actions) -> None:
+        tables = np.asarray(tables, np.int64)
+        actions = np.asarray(actions, np.int64)
+        bad = self.core.step_many(self.state, self.params, self.points, tables, actions)
+        if bad >= 0:
+            i = int(tables[bad])
+            self.core.mask(self.state[i], self.params, self._mask_row, self._buf)
+            _check_actions(self._mask_row, i, int(actions[bad]), self.texts)
+
+    def heuristic_actions(self, tables) -> np.ndarray:
+        tables = np.asarray(tables, np.int64)
+        out = np.empty(len(tables), np.int64)
+        self.core.heuristic_many(self.state, self.params, self.points, self.attack, tables, out)
+        return out
+
+    def returns(self, tables) -> np.ndarray:
+        tables = np.asarray(tables, np.int64)
+        out = np.zeros((len(tables), self.num_players), np.float32)
+        self.core.returns_many(self.state, self.params, tables, out)
+        return out
+
+    def terminated(self, tables) -> np.ndarray:
+        return self.state["terminated"][np.asarray(tables, np.int64)]
+
+    def truncated(self, tables) -> np.ndarray:
+        return self.state["truncated"][np.asarray(tables, np.int64)]
+
+
+def make_tables(variant: str, num_tables: int, backend: str = "auto",
+                version: int | None = None, **options: Any) -> Tables:
+    """``backend``: ``"compiled"`` (the numba core; refused where a variant has none),
+    ``"python"`` (the engines) or ``"auto"`` (compiled where it exists)."""
+    if variant not in REGISTRY:
+        raise ConfigError(f"eights.vector: unknown variant {variant!r}; variants: "
+                          f"{', '.join(REGISTRY)}")
+    if isinstance(num_tables, bool) or not isinstance(num_tables, (int, np.integer)) \
+            or num_tables < 1:
+        raise ConfigError(f"eights.vector: num_envs={num_tables!r} is not allowed; it is an "
+                          f"int of at least 1")
+    if backend not in ("auto", "compiled", "python"):
+        raise ConfigError(f"eights.vector: backend={backend!r} is not allowed; backend is "
+                          f"'auto', 'compiled' or 'python'")
+    if backend == "python" or (backend == "auto" and variant not in COMPILED):
+        return PythonTables(variant, int(num_tables), version, **options)
+    return CompiledTables(variant, int(num_tables), version, **options)
