@@ -49,6 +49,8 @@ TARGETS = {
     "baby_aec_4p_decisions_per_s": 20_000.0,
     "jokers_aec_3p_vs_rlcard_uno": 0.35,
     "crazier_aec_2p_vs_rlcard_uno": 0.4,
+    "vector_decisions_per_s": 1_000_000.0,
+    "vector_vs_aec_v2": 20.0,
 }
 
 # A play function plays one game from a seed and returns
@@ -176,6 +178,65 @@ def row_aec(*, env_name: str = "crazy_eights_v1", num_players: int = 2,
     return Row(play, seed)
 
 
+#: tables a vector row advances together, and the rounds (one decision per table) a
+#: "game" of the row plays
+VECTOR_TABLES = 1024
+VECTOR_ROUNDS = 20
+
+
+def row_vector(*, variant: str = "crazy_eights", num_players: int = 2,
+               tables: int = VECTOR_TABLES, backend: str = "compiled",
+               seed: int = SEED) -> Row:
+    """``eights.vector``'s tables, every seat played by uniformly random legal actions: each
+    round writes the observation and mask of every table's seat to act, picks, and steps
+    all tables; ended games are dealt again at once. A "game" of this row is
+    :data:`VECTOR_ROUNDS` rounds. ``memory_mb``: the tables' state, observations and masks.
+    """
+    from eights.vector.kernels import random_actions
+    from eights.vector.tables import make_tables
+
+    core = make_tables(variant, tables, backend, num_players=num_players)
+    core.reset(seed)
+    every = np.arange(tables)
+    obs = np.zeros((tables, core.observation_size), np.float32)
+    masks = np.zeros((tables, core.num_actions), np.int8)
+    rng = np.random.default_rng(seed)
+
+    def play(_seed: int) -> tuple[int, dict[str, int]]:
+        for _ in range(VECTOR_ROUNDS):
+            core.observe(every, core.current, obs, masks)
+            core.step(every, random_actions(masks, rng))
+            over = np.flatnonzero(core.current < 0)
+            if len(over):
+                core.next_game(over)
+        return VECTOR_ROUNDS * tables, {}
+
+    state = getattr(core, "state", None)
+    size = obs.nbytes + masks.nbytes + (state.nbytes if state is not None else 0)
+    return Row(play, seed, extra={"tables": tables, "memory_mb": size / 2**20})
+
+
+def row_vector_learner(*, variant: str = "crazy_eights", num_players: int = 2,
+                       tables: int = VECTOR_TABLES, opponents: str = "heuristic",
+                       seed: int = SEED) -> Row:
+    """``eights.vector.make``: a random learner at every table against batched ``opponents``
+    (the compiled heuristic); decisions count the learner's only (the opponents' moves are
+    the env's work), as a trainer sees them."""
+    from eights.vector import make
+    from eights.vector.kernels import random_actions
+
+    env = make(variant, tables, opponents, num_players=num_players, seed=seed)
+    env.reset()
+    rng = np.random.default_rng(seed)
+
+    def play(_seed: int) -> tuple[int, dict[str, int]]:
+        for _ in range(VECTOR_ROUNDS):
+            env.step(random_actions(env.masks, rng))
+        return VECTOR_ROUNDS * tables, {}
+
+    return Row(play, seed, extra={"tables": tables})
+
+
 def row_openspiel(*, num_players: int = 2, observe: bool = True, seed: int = SEED) -> Row:
     """OpenSpiel ``crazy_eights`` through pyspiel, chance nodes sampled in Python.
 
@@ -280,6 +341,8 @@ bench_aec = _alone(row_aec)
 bench_openspiel = _alone(row_openspiel)
 bench_rlcard_uno = _alone(row_rlcard_uno)
 bench_pettingzoo_classic = _alone(row_pettingzoo_classic)
+bench_vector = _alone(row_vector)
+bench_vector_learner = _alone(row_vector_learner)
 
 
 # ----------------------------------------------------------------------- runner
@@ -299,6 +362,9 @@ MEASUREMENTS: dict[str, tuple[str, str, Callable[..., Row], dict[str, Any]]] = {
                       {"env_name": "jokers_of_death_v2", "num_players": 3}),
     "crazier_aec_2p": ("eights AEC crazier_eights_v2", "2", row_aec,
                        {"env_name": "crazier_eights_v2"}),
+    "vector_2p": (f"eights.vector crazy_eights, {VECTOR_TABLES} tables", "2", row_vector, {}),
+    "vector_learner_2p": (f"eights.vector.make vs heuristic, {VECTOR_TABLES} tables", "2",
+                          row_vector_learner, {}),
     "openspiel_2p": ("OpenSpiel crazy_eights + obs tensor", "2", row_openspiel, {}),
     "openspiel_2p_no_obs": ("OpenSpiel crazy_eights, no obs", "2", row_openspiel,
                             {"observe": False}),
@@ -345,6 +411,9 @@ def ratios(results: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
                                         if rate("jokers_aec_3p") and uno else None),
         "crazier_aec_2p_vs_rlcard_uno": (rate("crazier_aec_2p") / uno
                                          if rate("crazier_aec_2p") and uno else None),
+        "vector_decisions_per_s": rate("vector_2p"),
+        "vector_vs_aec_v2": (rate("vector_2p") / rate("aec_2p_v2")
+                             if rate("vector_2p") and rate("aec_2p_v2") else None),
     }
     out = {}
     for name, value in values.items():
@@ -439,6 +508,9 @@ def report(results: dict[str, dict[str, Any]], checks: dict[str, dict[str, Any]]
         "jokers_aec_3p_vs_rlcard_uno": ("jokers_of_death AEC loop (3p) / RLCard uno", 2),
         "crazier_aec_2p_vs_rlcard_uno": ("crazier_eights AEC loop (2p) / RLCard uno", 2),
         "engine_vs_openspiel": ("our raw engine / OpenSpiel + obs (2p)", 2),
+        "vector_decisions_per_s": (f"eights.vector crazy_eights (2p, {VECTOR_TABLES} tables), "
+                                   f"decisions/s", 0),
+        "vector_vs_aec_v2": ("eights.vector / our AEC crazy_eights_v2 loop (2p)", 2),
     }
     for name, check in checks.items():
         label, digits = labels[name]

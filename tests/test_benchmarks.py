@@ -52,6 +52,9 @@ def _check(result: dict) -> None:
         ("bench_openspiel", {}),
         ("bench_openspiel", {"observe": False, "num_players": 5}),
         ("bench_rlcard_uno", {}),
+        ("bench_vector", {"tables": 8}),
+        ("bench_vector", {"tables": 4, "backend": "python", "num_players": 3}),
+        ("bench_vector_learner", {"tables": 8}),
     ],
 )
 def test_measurement_returns_positive_rates(fn, kwargs):

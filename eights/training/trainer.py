@@ -42,7 +42,7 @@ from .checkpoints import read_metadata, restore_checkpoint
 from .opponents import OpponentPool
 from .single_agent import SingleAgentEnv
 
-VEC_KINDS = ("dummy", "subproc", "batched", "ray")
+VEC_KINDS = ("dummy", "subproc", "batched", "ray", "vector")
 #: evaluations a run makes when its checkpoint interval is not given, so that even a short
 #: run draws a learning curve (a fixed 100,000 evaluated a 20,000-step run at 0 and the end);
 #: five, and the one at the start: an early evaluation is the dearest (an untrained policy
@@ -74,7 +74,8 @@ class TrainSettings:
     #: how the envs step: all in this process, the opponents of all envs answering together
     #: (batched, the default: the same episodes as dummy, 1.16x the learner decisions per
     #: CPU-second in crazy_eights 2p, benchmarks/training_speed.py), one after another
-    #: (dummy), one process each (subproc), or one Ray actor each (ray)
+    #: (dummy), one process each (subproc), one Ray actor each (ray), or ``eights.vector``'s
+    #: tables (vector: the compiled core where the variant has one, opponents in batches)
     vec: str = "batched"
     #: with ``vec="ray"``: the Ray cluster the envs play on (None: a local Ray)
     ray_address: str | None = None
@@ -124,6 +125,9 @@ class TrainSettings:
             raise ConfigError(f"vec={self.vec!r} is not allowed; use one of {', '.join(VEC_KINDS)}")
         if self.ray_address is not None and self.vec != "ray":
             raise ConfigError("a Ray address needs vec ray (--vec ray)")
+        if self.vec == "vector" and self.privileged_critic:
+            raise ConfigError("vec vector does not write the privileged critic's hidden cards; "
+                              "train --privileged-critic with --vec batched (the default)")
         if (self.n_steps * self.n_envs) % self.batch_size:
             raise ConfigError(f"batch_size={self.batch_size} must divide n_steps * n_envs = "
                               f"{self.n_steps * self.n_envs} (PPO minibatches)")
@@ -224,6 +228,17 @@ def make_env_fns(settings: TrainSettings, pool_text: str) -> list:
             for i in range(settings.n_envs)]
 
 
+def vector_env(settings: TrainSettings) -> Any:
+    """The run's envs as ``eights.vector`` tables (``--vec vector``): ``n_envs`` tables, the
+    opponents drawn from the run's pool at every game and answering in batches."""
+    from ..vector import make
+    from ..vector.adapters import sb3_vec_env
+
+    pool = OpponentPool.parse(settings.opponents, max_snapshots=settings.max_snapshots)
+    return sb3_vec_env(make(settings.variant, settings.n_envs, pool, seed=settings.seed,
+                            version=settings.observation_version, **settings.game_options()))
+
+
 class _EnvFactory:
     def __init__(self, variant: str, pool: str, max_snapshots: int, options: dict, seed: int,
                  version: int | None = None, privileged: bool = False):
@@ -289,9 +304,12 @@ def train(settings: TrainSettings, console: Any = None,
 
         return RayVecEnv(fns, settings.ray_address)
 
-    vec_cls = {"dummy": DummyVecEnv, "subproc": SubprocVecEnv,
-               "batched": BatchedOpponentsVecEnv, "ray": on_ray}[settings.vec]
-    vec_env = VecMonitor(vec_cls(make_env_fns(settings, settings.opponents)))
+    if settings.vec == "vector":
+        vec_env = VecMonitor(vector_env(settings))
+    else:
+        vec_cls = {"dummy": DummyVecEnv, "subproc": SubprocVecEnv,
+                   "batched": BatchedOpponentsVecEnv, "ray": on_ray}[settings.vec]
+        vec_env = VecMonitor(vec_cls(make_env_fns(settings, settings.opponents)))
     tb_dir = str(run_dir / "tb") if importlib.util.find_spec("tensorboard") else None
     cls = engine_class(settings.variant)
     observation_size = cls.encoder(cls.Config.from_options(**settings.game_options()),

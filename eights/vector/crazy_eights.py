@@ -65,6 +65,7 @@ def state_dtype(num_players: int, num_decks: int) -> np.dtype:
         ("winners", np.uint8, n),
         ("played", np.uint8, n * CARDS), ("named", np.int32, n * 4),
         ("drawn_since", np.int32, n),
+        ("legal", np.uint8, NUM_ACTIONS),
     ])
 
 
@@ -280,10 +281,13 @@ def legal_actions(t, prm, out):
     frame = t.frame
     if frame == TURN:
         base = t.frame_seat * CARDS
+        top_rank, suit = _top(t) % 13 + 1, t.suit
         for c in range(CARDS):
-            if t.hands[base + c] and _playable(t, c):
-                out[k] = c
-                k += 1
+            if t.hands[base + c]:
+                rank = c % 13 + 1
+                if rank == 8 or c // 13 == suit or rank == top_rank:
+                    out[k] = c
+                    k += 1
         if _can_draw(t):
             out[k] = DRAW
             k += 1
@@ -345,10 +349,14 @@ def _settle(t, prm, points, buf):
         k = legal_actions(t, prm, buf)
         if k != 1:
             t.current = t.frame_seat
+            t.legal[:] = 0
+            for i in range(k):
+                t.legal[buf[i]] = 1
             return
         t.turn += 1
         _apply(t, prm, points, buf[0])
     t.current = -1
+    t.legal[:] = 0
 
 
 @numba.njit(cache=True)
@@ -406,17 +414,6 @@ def _scaled(x, inv):
 
 
 @numba.njit(cache=True)
-def _card_counts(out, off, counts, base, inv32):
-    """Copies per card as the encoder's ``CardCounts``: float32(count) * float32(1 / copies),
-    at most 1."""
-    for c in range(CARDS):
-        k = counts[base + c]
-        if k:
-            y = np.float32(k) * inv32
-            out[off + c] = y if y < np.float32(1.0) else np.float32(1.0)
-
-
-@numba.njit(cache=True)
 def observe(t, prm, offs, scales, seat, out):
     """Write ``seat``'s v2 observation into ``out`` (zeroed here), feature for feature as
     the Python encoder writes it. ``scales``: 1/decks, 1/total cards, 1/target score,
@@ -425,67 +422,79 @@ def observe(t, prm, offs, scales, seat, out):
     n = prm[P_PLAYERS]
     inv_decks, inv_total, inv_target = scales[0], scales[1], scales[2]
     inv32 = np.float32(scales[3])
+    one = np.float32(1.0)
+    hands, pile_counts, played = t.hands, t.pile_counts, t.played
     base = seat * CARDS
+    off = offs[O_HAND]
     for c in range(CARDS):
-        k = t.hands[base + c]
+        k = hands[base + c]
         if k:
             v = np.float32(0.0)
             for _ in range(k):
                 v = np.float32(v + inv_decks)
-            out[offs[O_HAND] + c] = v
+            out[off + c] = v
     if t.pile_len:
-        out[offs[O_TOP] + _top(t)] = 1.0
-    if 0 <= t.suit < 4:
-        out[offs[O_SUIT] + t.suit] = 1.0
-    out[offs[O_PHASE] + (t.frame if t.frame >= 0 else TURN)] = 1.0
-    if seat == t.current and t.frame == AFTER_DRAW and t.frame_card >= 0:
+        out[offs[O_TOP] + t.pile[t.pile_len - 1]] = 1.0
+    suit = t.suit
+    if 0 <= suit < 4:
+        out[offs[O_SUIT] + suit] = 1.0
+    frame, current = t.frame, t.current
+    out[offs[O_PHASE] + (frame if frame >= 0 else TURN)] = 1.0
+    if seat == current and frame == AFTER_DRAW and t.frame_card >= 0:
         out[offs[O_DRAWN] + t.frame_card] = 1.0
     if t.direction == 1:
         out[offs[O_DIRECTION]] = 1.0
-    if t.current >= 0:
-        out[offs[O_TO_ACT] + (t.current - seat) % n] = 1.0
+    if current >= 0:
+        out[offs[O_TO_ACT] + (current - seat) % n] = 1.0
+    hand_len = t.hand_len
     for k in range(1, n):
         q = (seat + k) % n
-        if t.hand_len[q]:
-            out[offs[O_HAND_SIZES] + k - 1] = _scaled(t.hand_len[q], inv_total)
+        if hand_len[q]:
+            out[offs[O_HAND_SIZES] + k - 1] = _scaled(hand_len[q], inv_total)
     if t.stock_len:
         out[offs[O_STOCK]] = _scaled(t.stock_len, inv_total)
-    _card_counts(out, offs[O_DISCARDS], t.pile_counts, 0, inv32)
+    decks = prm[P_DECKS]
+    discards, unseen = offs[O_DISCARDS], offs[O_UNSEEN]
+    for c in range(CARDS):
+        on_pile = pile_counts[c]
+        if on_pile:
+            y = np.float32(on_pile) * inv32
+            out[discards + c] = y if y < one else one
+        rest = decks - on_pile - hands[base + c]
+        if rest > 0:
+            y = np.float32(rest) * inv32
+            out[unseen + c] = y if y < one else one
+    scores = t.scores
     for k in range(n):
-        x = t.scores[(seat + k) % n]
+        x = scores[(seat + k) % n]
         if x:
             out[offs[O_SCORES] + k] = _scaled(x, inv_target)
+    drew_suit, drew_rank, named, drawn_since = t.drew_suit, t.drew_rank, t.named, t.drawn_since
     for k in range(1, n):
         q = (seat + k) % n
-        s = t.drew_suit[q]
+        s = drew_suit[q]
         if 0 <= s < 4:
             out[offs[O_DREW_SUIT] + 4 * (k - 1) + s] = 1.0
-        r = t.drew_rank[q]
+        r = drew_rank[q]
         if 1 <= r < 14:
             out[offs[O_DREW_RANK] + 13 * (k - 1) + r - 1] = 1.0
-        _card_counts(out, offs[O_PLAYED] + CARDS * (k - 1), t.played, q * CARDS, inv32)
+        at, qbase = offs[O_PLAYED] + CARDS * (k - 1), q * CARDS
+        for c in range(CARDS):
+            m = played[qbase + c]
+            if m:
+                y = np.float32(m) * inv32
+                out[at + c] = y if y < one else one
         for s in range(4):
-            out[offs[O_NAMED] + 4 * (k - 1) + s] = _scaled(t.named[q * 4 + s], 0.25)
-        if t.drawn_since[q]:
-            out[offs[O_DRAWN_SINCE] + k - 1] = _scaled(t.drawn_since[q], 0.1)
-    decks = prm[P_DECKS]
-    off = offs[O_UNSEEN]
-    for c in range(CARDS):
-        k = decks - t.pile_counts[c] - t.hands[base + c]
-        if k > 0:
-            y = np.float32(k) * inv32
-            out[off + c] = y if y < np.float32(1.0) else np.float32(1.0)
+            out[offs[O_NAMED] + 4 * (k - 1) + s] = _scaled(named[q * 4 + s], 0.25)
+        if drawn_since[q]:
+            out[offs[O_DRAWN_SINCE] + k - 1] = _scaled(drawn_since[q], 0.1)
 
 
 @numba.njit(cache=True)
-def mask(t, prm, out, buf):
-    """The acting seat's legal actions as 0/1 (all 0 once the game is over)."""
-    out[:] = 0
-    if t.current < 0:
-        return
-    k = legal_actions(t, prm, buf)
-    for i in range(k):
-        out[buf[i]] = 1
+def mask(t, out):
+    """The acting seat's legal actions as 0/1 (all 0 once the game is over), as
+    :func:`_settle` keeps them."""
+    out[:] = t.legal
 
 
 # ---------------------------------------------------------------- the heuristic
@@ -568,12 +577,11 @@ def next_games(tables, prm, points, which):
 def observe_many(tables, prm, offs, scales, which, seats, obs, masks):
     """Row ``j``: seat ``seats[j]``'s observation at table ``which[j]``, and its mask (zeros
     unless that seat is to act)."""
-    buf = np.empty(NUM_ACTIONS, np.int64)
     for j in range(which.shape[0]):
         t = tables[which[j]]
         observe(t, prm, offs, scales, seats[j], obs[j])
         if t.current == seats[j]:
-            mask(t, prm, masks[j], buf)
+            mask(t, masks[j])
         else:
             masks[j, :] = 0
 
@@ -586,15 +594,7 @@ def step_many(tables, prm, points, which, actions):
     for j in range(which.shape[0]):
         t = tables[which[j]]
         a = actions[j]
-        if t.current < 0:
-            return j
-        k = legal_actions(t, prm, buf)
-        ok = False
-        for i in range(k):
-            if buf[i] == a:
-                ok = True
-                break
-        if not ok:
+        if t.current < 0 or not 0 <= a < NUM_ACTIONS or not t.legal[a]:
             return j
         step(t, prm, points, a, buf)
     return -1

@@ -40,6 +40,9 @@ from .tables import Tables, make_tables
 class VectorEnv:
     """``num_envs`` tables of one variant, a learner seat at each; see the module docstring."""
 
+    #: nothing is drawn (Gymnasium and stable-baselines3 read the attribute)
+    render_mode = None
+
     def __init__(self, variant: str, num_envs: int, opponents: str | Sequence[str] = "heuristic",
                  *, backend: str = "auto", seed: int | None = None, version: int | None = None,
                  **options: Any) -> None:
@@ -50,19 +53,30 @@ class VectorEnv:
         self.num_players = n = core.num_players
         self.observation_size = core.observation_size
         self.num_actions = core.num_actions
-        specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
-        if len(specs) != n - 1:
-            raise ConfigError(f"eights.vector: {len(specs)} opponents for a {n}-player table; "
-                              f"give one spec for every opponent seat, or {n - 1} (one per "
-                              f"seat after the learner's, in turn order)")
-        made: dict[str, Opponent] = {}
-        for k, spec in enumerate(specs):
-            if spec not in made:
-                made[spec] = make_opponent(spec, core, None if seed is None else seed + 1 + k)
-        #: the opponent at each seat after the learner's (1 = the next seat)
-        self.opponents = [made[spec] for spec in specs]
-        self.opponent_specs = specs
         self._seed = seed
+        #: the opponents made so far, by spec, and their order (a seat's opponent is an index)
+        self._made: dict[str, Opponent] = {}
+        self._names: list[str] = []
+        #: a pool the opponents are drawn from at every game (``members()``: names and weights)
+        self.pool: Any = None
+        if callable(getattr(opponents, "members", None)):
+            self.pool = opponents
+            self._pool_rng = np.random.default_rng(seed)
+            fixed: list[int] = []
+        else:
+            specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+            if len(specs) != n - 1:
+                raise ConfigError(f"eights.vector: {len(specs)} opponents for a {n}-player "
+                                  f"table; give one spec for every opponent seat, or {n - 1} "
+                                  f"(one per seat after the learner's, in turn order)")
+            fixed = [self._opponent(spec, k) for k, spec in enumerate(specs)]
+        #: per table, the opponent (an index into :attr:`opponent_names`) at each seat after
+        #: the learner's (column 0: the next seat)
+        self.seated = np.zeros((self.num_envs, n - 1), np.int64)
+        self.seated[:] = fixed if fixed else 0
+        if self.pool is not None:
+            for name, _ in self.pool.members():  # a bad spec fails now, not mid-rollout
+                self._opponent(name, len(self._names))
         self.learner = np.arange(self.num_envs, dtype=np.int64) % n
         self.obs = np.zeros((self.num_envs, self.observation_size), np.float32)
         self.masks = np.zeros((self.num_envs, self.num_actions), np.int8)
@@ -77,6 +91,7 @@ class VectorEnv:
         given to ``make``); the first observations and masks."""
         self.tables.reset(self._seed if seed is None else seed)
         self.learner = self._all % self.num_players
+        self._seat_opponents(self._all)
         self._started = True
         self._advance(self._all, dealt=True)
         self.tables.observe(self._all, self.learner, self.obs, self.masks)
@@ -112,8 +127,10 @@ class VectorEnv:
             flags[ended] = True
             infos["final_obs"], infos["_final_obs"] = final_obs, flags
             self.episodes += len(ended)
+            infos["episode_info"] = self._episode_infos(ended, seats)
             self.learner[ended] = (self.learner[ended] + 1) % self.num_players
             self.tables.next_game(ended)
+            self._seat_opponents(ended)
             self._advance(ended, dealt=True)
         self.tables.observe(self._all, self.learner, self.obs, self.masks)
         infos["game_seed"] = self._game_seeds()
@@ -148,15 +165,17 @@ class VectorEnv:
                 if len(redeal):
                     self.learner[redeal] = (self.learner[redeal] + 1) % n
                     core.next_game(redeal)
+                    self._seat_opponents(redeal)
                 pending = np.concatenate([pending[current >= 0], redeal])
                 continue
             waiting = pending[current != self.learner[pending]]
             if not len(waiting):
                 break
             relative = (core.current[waiting] - self.learner[waiting]) % n
-            for k in np.unique(relative):
-                group = waiting[relative == k]
-                opponent = self.opponents[k - 1]
+            who = self.seated[waiting, relative - 1]
+            for k in np.unique(who):
+                group = waiting[who == k]
+                opponent = self._made[self._names[k]]
                 if opponent.reads_observation:
                     if len(obs) < len(group):
                         obs = np.empty((len(group), self.observation_size), np.float32)
@@ -169,6 +188,61 @@ class VectorEnv:
         if not ended:
             return np.empty(0, np.int64)
         return np.sort(np.concatenate(ended))
+
+    # ------------------------------------------------------------------ who plays
+    @property
+    def opponent_names(self) -> list[str]:
+        """The opponents' specs, in the order :attr:`seated` indexes them."""
+        return list(self._names)
+
+    def _opponent(self, spec: str, k: int) -> int:
+        """The index of the opponent ``spec`` (made on first use; ``k`` seeds it)."""
+        if spec not in self._made:
+            self._made[spec] = make_opponent(spec, self.tables,
+                                             None if self._seed is None else self._seed + 1 + k)
+            self._names.append(spec)
+        return self._names.index(spec)
+
+    def _seat_opponents(self, tables: np.ndarray) -> None:
+        """With a pool, draw the opponents of each of ``tables``' new games by weight (as
+        :meth:`OpponentPool.draw <eights.training.opponents.OpponentPool.draw>` does for
+        one env)."""
+        if self.pool is None or not len(tables):
+            return
+        members = self.pool.members()
+        weights = np.array([w for _, w in members], np.float64)
+        picks = self._pool_rng.choice(len(members), size=(len(tables), self.num_players - 1),
+                                      p=weights / weights.sum())
+        index = np.array([self._opponent(name, len(self._names)) for name, _ in members])
+        self.seated[tables] = index[picks]
+
+    def set_snapshots(self, paths: Sequence[str]) -> None:
+        """The pool's ``self`` checkpoints (what ``eights train`` calls after each one)."""
+        self.pool.set_snapshots(paths)
+        self._forget_unused()
+
+    def set_priorities(self, priorities: dict[str, float] | None) -> None:
+        """The pool's league priorities (what ``eights train --league`` calls)."""
+        self.pool.set_priorities(priorities)
+
+    def _forget_unused(self) -> None:
+        """Drop the opponents no longer in the pool and at no table (old snapshots)."""
+        members = {name for name, _ in self.pool.members()}
+        seated = {self._names[k] for k in np.unique(self.seated)}
+        for name in list(self._made):
+            if name not in members and name not in seated:
+                del self._made[name]  # its index stays taken: seated rows keep their meaning
+
+    def _episode_infos(self, ended: np.ndarray, seats: np.ndarray) -> list[dict[str, Any]]:
+        """What :class:`~eights.training.SingleAgentEnv` tells at a game's end, per ended
+        table: the learner's seat, its opponents' names, the winners, whether it won."""
+        out = []
+        for i, seat in zip(ended, seats, strict=True):
+            winners = self.tables.winners(int(i))
+            out.append({"seat": int(seat),
+                        "opponents": [self._names[k] for k in self.seated[i]],
+                        "winners": winners, "is_success": int(seat) in winners})
+        return out
 
     def _game_seeds(self) -> np.ndarray:
         return np.array([self.tables.game_seed(i) for i in range(self.num_envs)], np.uint64)

@@ -7,6 +7,7 @@ as few calls as it can:
 * ``heuristic``: the variant's heuristic, compiled with the core where there
   is one (one numba call for every table), else the Python agent per table;
 * ``random``: a uniform legal action per table, from the mask (one numpy call);
+* ``greedy``: the lowest-id card play in the mask, else a uniform legal action;
 * ``policy`` / ``policy:MODEL`` (``?sample`` to sample): a trained policy, one
   forward pass of its network over every table's observation;
 * any other agent spec (``ismcts:...``, ``greedy``): the Python agent on each
@@ -22,10 +23,11 @@ import numpy as np
 from ..agents import make_agent
 from ..agents.policy import PolicyAgent
 from ..config import ConfigError
+from .kernels import random_actions
 from .tables import PythonTables, Tables
 
 #: the kinds every backend answers in batches
-BATCHED = ("heuristic", "random", "policy")
+BATCHED = ("heuristic", "random", "greedy", "policy")
 
 
 class Opponent:
@@ -53,8 +55,26 @@ class RandomOpponent(Opponent):
         self.rng = rng
 
     def act(self, tables, obs, masks):
-        keys = self.rng.random(masks.shape) * masks
-        return np.argmax(keys, axis=1)
+        return random_actions(masks, self.rng)
+
+
+class GreedyOpponent(Opponent):
+    """:class:`~eights.agents.greedy.GreedyAgent` over masks: the lowest-id legal card play,
+    else a uniformly random legal action (the actions whose text is ``play ...``)."""
+
+    def __init__(self, core: Tables, rng: np.random.Generator) -> None:
+        from ..engines import engine_class
+
+        texts = engine_class(core.variant).actions.texts
+        self.plays = np.array([t.startswith("play ") for t in texts], bool)
+        self.rng = rng
+
+    def act(self, tables, obs, masks):
+        playable = (masks != 0) & self.plays
+        has_play = playable.any(axis=1)
+        out = random_actions(masks, self.rng)
+        out[has_play] = np.argmax(playable[has_play], axis=1)
+        return out
 
 
 class PolicyOpponent(Opponent):
@@ -109,6 +129,8 @@ def make_opponent(spec: str, core: Tables, seed: int | None) -> Opponent:
         return HeuristicOpponent(core)
     if kind == "random":
         return RandomOpponent(rng)
+    if kind == "greedy":
+        return GreedyOpponent(core, rng)
     agent = make_agent(spec, core.variant, seed)
     if isinstance(agent, PolicyAgent):
         return PolicyOpponent(agent, core, rng)

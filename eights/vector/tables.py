@@ -94,6 +94,10 @@ class Tables:
         """Deal each of ``tables`` its next game (from its own stream of game seeds)."""
         raise NotImplementedError
 
+    def winners(self, table: int) -> list[int]:
+        """The seats that won the game over at ``table`` (none where it was cut or runs)."""
+        raise NotImplementedError
+
     def game_seed(self, table: int) -> int:
         """The seed of the game table ``table`` is playing (``Engine(seed=...)`` replays it)."""
         raise NotImplementedError
@@ -126,6 +130,7 @@ class PythonTables(Tables):
         self._streams = np.zeros(num_tables, np.uint64)
         self._seeds = [0] * num_tables
         self.current = np.full(num_tables, -1, np.int64)
+        self._heuristic: Any = None
 
     def reset(self, seed: int | None = None) -> None:
         self._streams = table_seeds(seed, self.num_tables).copy()
@@ -157,9 +162,11 @@ class PythonTables(Tables):
             self.current[i] = engine.current_player
 
     def heuristic_actions(self, tables) -> np.ndarray:
-        from ..agents import make_agent
+        if self._heuristic is None:
+            from ..agents import make_agent
 
-        agent = make_agent("heuristic", variant=self.variant)
+            self._heuristic = make_agent("heuristic", variant=self.variant)
+        agent = self._heuristic
         return np.array([agent.act(self.engines[i].view(self.engines[i].current_player))
                          for i in tables], np.int64)
 
@@ -172,6 +179,10 @@ class PythonTables(Tables):
 
     def truncated(self, tables) -> np.ndarray:
         return np.array([self.engines[i].truncated for i in tables], bool)
+
+    def winners(self, table: int) -> list[int]:
+        engine = self.engines[table]
+        return list(engine.winners) if engine.terminated else []
 
 
 class CompiledTables(Tables):
@@ -232,7 +243,7 @@ class CompiledTables(Tables):
         bad = self.core.step_many(self.state, self.params, self.points, tables, actions)
         if bad >= 0:
             i = int(tables[bad])
-            self.core.mask(self.state[i], self.params, self._mask_row, self._buf)
+            self._mask_row[:] = self.state["legal"][i]
             _check_actions(self._mask_row, i, int(actions[bad]), self.texts)
 
     def heuristic_actions(self, tables) -> np.ndarray:
@@ -252,6 +263,11 @@ class CompiledTables(Tables):
 
     def truncated(self, tables) -> np.ndarray:
         return self.state["truncated"][np.asarray(tables, np.int64)]
+
+    def winners(self, table: int) -> list[int]:
+        if not self.state["terminated"][table]:
+            return []
+        return [int(p) for p in np.flatnonzero(self.state["winners"][table])]
 
 
 def make_tables(variant: str, num_tables: int, backend: str = "auto",
