@@ -76,6 +76,8 @@ DEFAULT_PRIOR_WEIGHT = 2.0
 #: by name -> the model for a variant: the deals follow how likely the opponents' choices
 #: were had they played as that model does
 MODEL_BELIEFS = {"heuristic": PileHeuristicModel}
+#: where the search runs (the ``core=`` option)
+CORES = ("python", "compiled")
 
 
 class _Node:
@@ -99,8 +101,15 @@ class ISMCTSAgent(Agent):
     def __init__(self, seed: int | None = None, *, simulations: int = DEFAULT_SIMULATIONS,
                  time_ms: float | None = None, exploration: float = DEFAULT_EXPLORATION,
                  infer: bool = True, prior: Agent | None = None,
-                 prior_weight: float = DEFAULT_PRIOR_WEIGHT, belief: str = "uniform"):
+                 prior_weight: float = DEFAULT_PRIOR_WEIGHT, belief: str = "uniform",
+                 core: str = "python"):
         super().__init__(seed)
+        if core not in CORES:
+            raise ConfigError(f"ismcts: core={core!r} is not allowed; core is "
+                              f"{SPEC_OPTIONS['core'][2]}")
+        if core == "compiled" and (prior is not None or belief != "uniform"):
+            raise ConfigError("ismcts: core=compiled searches with uniform deals and no prior; "
+                              "a prior or a belief needs core=python (the default)")
         if belief not in BELIEFS and belief not in MODEL_BELIEFS:
             raise ConfigError(f"ismcts: belief={belief!r} is not allowed; belief is "
                               f"{SPEC_OPTIONS['belief'][2]}")
@@ -128,6 +137,10 @@ class ISMCTSAgent(Agent):
         self._models: dict[str, object] = {}
         #: variant -> what the playout policy knows of each action id
         self._tables: dict[str, _Playout] = {}
+        #: ``python`` (the engines) or ``compiled`` (:mod:`eights.vector.search`)
+        self.core = core
+        #: table config -> its compiled search (made on first use)
+        self._compiled: dict[object, object] = {}
 
     def check_table(self, config: GameConfig) -> None:
         """A prior's model must fit the table (a 2-player model cannot guide a 3-player
@@ -160,6 +173,9 @@ class ISMCTSAgent(Agent):
             return counts
         if self.prior is not None:
             self.prior.check_table(view.config)  # a wrong table fails before the search
+        if self.core == "compiled":
+            return self._compiled_search(view).visit_counts(
+                view, self.rng, self.simulations, self.time_ms, self.exploration, self.infer)
         root = self._search(view, engine)
         me = view.seat * len(engine.actions)
         for a in legal:
@@ -167,6 +183,15 @@ class ISMCTSAgent(Agent):
             if child is not None:
                 counts[a] = child.visits
         return counts
+
+    def _compiled_search(self, view: PlayerView) -> object:
+        """The compiled search for the view's table (made once per config)."""
+        search = self._compiled.get(view.config)
+        if search is None:
+            from ..vector.search import CompiledSearch
+
+            search = self._compiled[view.config] = CompiledSearch(view.variant, view.config)
+        return search
 
     # ------------------------------------------------------------------ search
     def _search(self, view: PlayerView, engine: type[Engine]) -> _Node:
@@ -376,6 +401,9 @@ SPEC_OPTIONS: dict[str, tuple[str, type, str]] = {
     "prior": ("prior", str, "the policy that guides selection: 'policy' (the shipped model for "
                             "the table) or a model (a shipped name or a file); none by default"),
     "cp": ("prior_weight", float, "PUCT's constant with a prior, a number >= 0 (default 2)"),
+    "core": ("core", str, "where the search runs: 'python' (the engines, the default) or "
+                          "'compiled' (eights.vector's numba core, crazy_eights; uniform deals, "
+                          "no prior)"),
     "belief": ("belief", str, f"how opponents' hidden cards are dealt: "
                               f"{' or '.join([*BELIEFS, *MODEL_BELIEFS])} (default uniform; "
                               f"voids, where a variant's deals read it: weighted by what the "
@@ -431,6 +459,13 @@ def ismcts_from_spec(arg: str, seed: int | None = None,
             engine_class(variant).check_belief(agent.belief_for(variant))
         except ValueError as err:
             raise ConfigError(f"ismcts: {err}") from None
+        if agent.core == "compiled":
+            from ..vector.tables import COMPILED
+
+            if variant not in COMPILED:
+                raise ConfigError(f"ismcts: core=compiled searches {', '.join(COMPILED)}; "
+                                  f"{variant!r} has no compiled core (core=python, the default, "
+                                  f"searches every variant)")
     return agent
 
 

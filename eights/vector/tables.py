@@ -18,6 +18,8 @@ them to it.
 
 from __future__ import annotations
 
+import sys
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,6 +34,8 @@ from .mt import splitmix_next_py
 #: variants with a compiled core -> the module that holds it (imported, and compiled, on
 #: first use only)
 COMPILED = {"crazy_eights": "eights.vector.crazy_eights"}
+#: the compiled variants whose entry points this process has compiled or loaded already
+_READY: set[str] = set()
 
 
 def table_seeds(seed: int | None, num_tables: int) -> np.ndarray:
@@ -216,6 +220,32 @@ class CompiledTables(Tables):
         self.state = np.zeros(num_tables, core.state_dtype(n, config.num_decks))
         self._buf = np.empty(self.num_actions, np.int64)
         self._mask_row = np.empty(self.num_actions, np.int8)
+        if variant not in _READY:
+            self._warm_up()
+            _READY.add(variant)
+
+    def _warm_up(self) -> None:
+        """Compile (or load from numba's disk cache) every entry point on one scratch table,
+        and say so on stderr when it compiled: the first use in a fresh install pays it."""
+        started = time.perf_counter()
+        scratch = np.zeros(1, self.state.dtype)
+        one, seat = np.zeros(1, np.int64), np.zeros(1, np.int64)
+        obs = np.zeros((1, self.observation_size), np.float32)
+        masks = np.zeros((1, self.num_actions), np.int8)
+        core = self.core
+        core.reset_all(scratch, self.params, self.points, np.zeros(1, np.uint64))
+        core.observe_many(scratch, self.params, self.offsets, self.scales, one, seat, obs, masks)
+        actions = np.full(1, -1, np.int64)
+        core.heuristic_many(scratch, self.params, self.points, self.attack, one, actions)
+        core.step_many(scratch, self.params, self.points, one, actions)
+        core.returns_many(scratch, self.params, one, np.zeros((1, self.num_players), np.float32))
+        core.next_games(scratch, self.params, self.points, one)
+        entry = (core.reset_all, core.observe_many, core.heuristic_many, core.step_many,
+                 core.returns_many, core.next_games)
+        if any(sum(f.stats.cache_misses.values()) for f in entry):
+            print(f"eights.vector: compiled the {self.variant} core in "
+                  f"{time.perf_counter() - started:.1f} s (cached in "
+                  f"{entry[0].stats.cache_path} for later processes)", file=sys.stderr)
 
     @property
     def current(self) -> np.ndarray:  # type: ignore[override]

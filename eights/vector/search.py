@@ -1,0 +1,361 @@
+"""ISMCTS on a compiled core: the search of :class:`~eights.agents.ismcts.ISMCTSAgent`, in numba.
+
+``ismcts:core=compiled`` runs the whole iteration (determinize, select,
+expand, roll out, back up) in compiled code on the records of a variant's
+compiled core (:data:`~eights.vector.tables.COMPILED`), where the Python
+search steps a Python engine. The algorithm is the Python agent's:
+
+* **determinization**: the hidden cards (the other hands and the stock) are
+  dealt uniformly to the other seats' hand sizes, the rest shuffled into the
+  stock; with ``infer`` each opponent whose draw record stands (it drew and
+  has not played since) gets its cards that fitted then swapped for stock
+  cards that did not, its last card spared (it may be the drawn one), as
+  :meth:`PileDeterminizer._respect_draws
+  <eights.engines.determinizers.pile.PileDeterminizer._respect_draws>` does.
+  The public state comes from one Python determinization of the view per
+  decision (:func:`template`), so what the view says is read by the same code;
+* **selection** by UCB1 over availability counts, edges keyed by (seat,
+  action); **expansion** of the untried legal action the playout policy
+  would pick; **rollouts** by that policy (a random card play, wild cards
+  last; after a wild card the suit held most; else draw or pass);
+  **back-up** of each seat's return at the nodes it acted at.
+
+Its randomness is its own (a SplitMix64 stream seeded from the agent's
+generator), so for a seed it is deterministic, but it plays other games than
+the Python search of the same seed. Beliefs other than ``uniform`` and a
+``prior`` stay with the Python search (the agent refuses them with
+``core=compiled``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from typing import Any
+
+import numba
+import numpy as np
+
+from ..config import ConfigError
+from ..engines import engine_class
+from . import crazy_eights as ce
+from .mt import seed as mt_seed
+from .mt import splitmix_next
+
+#: node arrays: key (seat * actions + action), first child, next sibling, visits, availability
+K_KEY, K_CHILD, K_SIBLING, K_VISITS, K_AVAIL = range(5)
+
+
+@numba.njit(cache=True)
+def _uniform(rng):
+    """A float in [0, 1) and the new state."""
+    rng, x = splitmix_next(rng)
+    return (x >> np.uint64(10)) * (1.0 / 9007199254740992.0), rng
+
+
+@numba.njit(cache=True)
+def _below(rng, n):
+    u, rng = _uniform(rng)
+    k = int(u * n)
+    return (k if k < n else n - 1), rng
+
+
+@numba.njit(cache=True)
+def determinize(template_bytes, t, t_bytes, prm, seat, voids, hidden, rng):
+    """Deal ``template``'s hidden cards into ``t`` (a copy of it): the other seats' hands
+    and the stock from the cards they hold in the template, shuffled; then each seat
+    with a row in ``voids`` (1 = a card it would not have drawn holding) swaps its void
+    cards, its last dealt card spared, for random stock cards outside its void."""
+    t_bytes[:] = template_bytes
+    r = t[0]
+    n = prm[ce.P_PLAYERS]
+    count = 0
+    for p in range(n):
+        if p == seat:
+            continue
+        for c in range(ce.CARDS):
+            for _ in range(r.hands[p * ce.CARDS + c]):
+                hidden[count] = c
+                count += 1
+            r.hands[p * ce.CARDS + c] = 0
+    for i in range(r.stock_len):
+        hidden[count] = r.stock[i]
+        count += 1
+    for i in range(count - 1, 0, -1):
+        j, rng = _below(rng, i + 1)
+        hidden[i], hidden[j] = hidden[j], hidden[i]
+    pos = 0
+    last = np.full(n, -1, np.int64)
+    for p in range(n):
+        if p == seat:
+            continue
+        for _ in range(r.hand_len[p]):
+            c = hidden[pos]
+            r.hands[p * ce.CARDS + c] += 1
+            last[p] = c
+            pos += 1
+    r.stock_len = count - pos
+    for i in range(r.stock_len):
+        r.stock[i] = hidden[pos + i]
+    for p in range(n):
+        if p == seat or voids[p, ce.CARDS] == 0:  # column CARDS: the seat has a void at all
+            continue
+        spared = False
+        for c in range(ce.CARDS):
+            k = r.hands[p * ce.CARDS + c]
+            if not k or not voids[p, c]:
+                continue
+            for _ in range(k):
+                if not spared and c == last[p]:
+                    spared = True
+                    continue
+                # a random stock card outside the void, if any
+                free = 0
+                for i in range(r.stock_len):
+                    if not voids[p, r.stock[i]]:
+                        free += 1
+                if free == 0:
+                    break
+                pick, rng = _below(rng, free)
+                for i in range(r.stock_len):
+                    x = r.stock[i]
+                    if not voids[p, x]:
+                        if pick == 0:
+                            r.stock[i] = c
+                            r.hands[p * ce.CARDS + c] -= 1
+                            r.hands[p * ce.CARDS + x] += 1
+                            break
+                        pick -= 1
+    off, rng = _below(rng, 624)  # the reshuffles of this deal start elsewhere in the stream
+    r.mti = off
+    return rng
+
+
+@numba.njit(cache=True)
+def _playout_action(r, prm, legal, k, rng):
+    """The playout policy's pick among ``legal[:k]``."""
+    plain, wild = 0, 0
+    for i in range(k):
+        a = legal[i]
+        if a < ce.CARDS:
+            if a % 13 == 7:
+                wild += 1
+            else:
+                plain += 1
+    if plain or wild:
+        want_wild = plain == 0
+        pick, rng = _below(rng, wild if want_wild else plain)
+        for i in range(k):
+            a = legal[i]
+            if a < ce.CARDS and (a % 13 == 7) == want_wild:
+                if pick == 0:
+                    return a, rng
+                pick -= 1
+    if legal[0] >= ce.PLAY_SUIT0 and legal[0] < ce.DRAW:
+        base = r.current * ce.CARDS
+        best, best_key = 0, -1
+        for s in range(4):
+            key = 0
+            for rank in range(13):
+                if rank != 7:
+                    key += r.hands[base + s * 13 + rank] * (100 + rank + 1)
+            if key > best_key:
+                best, best_key = s, key
+        for i in range(k):  # the suit held most, if it is among the actions given
+            if legal[i] == ce.PLAY_SUIT0 + best:
+                return legal[i], rng
+    return legal[0], rng
+
+
+@numba.njit(cache=True)
+def _child(nodes, parent, key):
+    c = nodes[parent, K_CHILD]
+    while c >= 0:
+        if nodes[c, K_KEY] == key:
+            return c
+        c = nodes[c, K_SIBLING]
+    return -1
+
+
+@numba.njit(cache=True)
+def iterate(template_bytes, t, t_bytes, prm, points, seat, voids, c_explore, nodes, rewards,
+            size, hidden, legal, buf, path, actors, returns, rng, iterations):
+    """Run ``iterations`` ISMCTS iterations on the tree in ``nodes``/``rewards`` (``size``
+    nodes used, node 0 the root); return the new size and generator state."""
+    n_actions = ce.NUM_ACTIONS
+    for _ in range(iterations):
+        rng = determinize(template_bytes, t, t_bytes, prm, seat, voids, hidden, rng)
+        r = t[0]
+        node = 0
+        depth = 0
+        expanded = False
+        while r.current >= 0 and not expanded:
+            actor = r.current
+            base = actor * n_actions
+            k = ce.legal_actions(r, prm, legal)
+            untried = 0
+            for i in range(k):
+                if _child(nodes, node, base + legal[i]) < 0:
+                    buf[untried] = legal[i]
+                    untried += 1
+            if untried:
+                action, rng = _playout_action(r, prm, buf, untried, rng)
+                for i in range(k):
+                    sibling = _child(nodes, node, base + legal[i])
+                    if sibling >= 0:
+                        nodes[sibling, K_AVAIL] += 1
+                child = size
+                size += 1
+                nodes[child, K_KEY] = base + action
+                nodes[child, K_CHILD] = -1
+                nodes[child, K_SIBLING] = nodes[node, K_CHILD]
+                nodes[child, K_VISITS] = 0
+                nodes[child, K_AVAIL] = 1
+                rewards[child] = 0.0
+                nodes[node, K_CHILD] = child
+                expanded = True
+            else:
+                best_value, child, action = -1e300, -1, -1
+                for i in range(k):
+                    c = _child(nodes, node, base + legal[i])
+                    nodes[c, K_AVAIL] += 1
+                    visits = nodes[c, K_VISITS]
+                    value = rewards[c] / visits + c_explore * np.sqrt(
+                        np.log(nodes[c, K_AVAIL]) / visits)
+                    if value > best_value:
+                        best_value, child, action = value, c, legal[i]
+            ce.step(r, prm, points, action, buf)
+            path[depth] = child
+            actors[depth] = actor
+            depth += 1
+            node = child
+        while r.current >= 0:  # the rollout
+            k = ce.legal_actions(r, prm, legal)
+            action, rng = _playout_action(r, prm, legal, k, rng)
+            ce.step(r, prm, points, action, buf)
+        ce.returns(r, prm, returns)
+        for i in range(depth):
+            nodes[path[i], K_VISITS] += 1
+            rewards[path[i]] += returns[actors[i]]
+    return size, rng
+
+
+@numba.njit(cache=True)
+def root_visits(nodes, seat, out):
+    """The root's visits per action of ``seat`` (0 for actions never tried)."""
+    out[:] = 0
+    c = nodes[0, K_CHILD]
+    while c >= 0:
+        key = nodes[c, K_KEY]
+        if key // ce.NUM_ACTIONS == seat:
+            out[key % ce.NUM_ACTIONS] = nodes[c, K_VISITS]
+        c = nodes[c, K_SIBLING]
+
+
+# ---------------------------------------------------------------- the Python side
+#: frame kind of the Python engine -> the core's
+_FRAMES = {"turn": ce.TURN, "suit": ce.SUIT, "after_draw": ce.AFTER_DRAW}
+#: iterations between two looks at the clock under a time budget
+_CHUNK = 16
+
+
+def record_from_engine(engine: Any, records: np.ndarray, mt_value: int) -> None:
+    """Write a Python ``CrazyEightsGame``'s position into ``records[0]`` (its reshuffles
+    drawn from a Mersenne Twister seeded ``mt_value``)."""
+    s = engine.state
+    n = engine.num_players
+    hands = np.zeros(n * ce.CARDS, np.uint8)
+    for p, hand in enumerate(s.hands):
+        np.add.at(hands, p * ce.CARDS + np.asarray(hand, np.int64), 1)
+    records["hands"][0] = hands
+    records["hand_len"][0] = [len(h) for h in s.hands]
+    stock = np.zeros(records.dtype["stock"].shape, np.int8)
+    stock[: len(s.stock)] = s.stock
+    records["stock"][0], records["stock_len"][0] = stock, len(s.stock)
+    pile = np.zeros(records.dtype["pile"].shape, np.int8)
+    pile[: len(s.piles[0])] = s.piles[0]
+    records["pile"][0], records["pile_len"][0] = pile, len(s.piles[0])
+    records["pile_counts"][0] = np.frombuffer(bytes(s.pile_counts[0]), np.uint8)[: ce.CARDS]
+    records["suit"][0] = s.suits[0]
+    frame = s.agenda[-1]
+    records["frame"][0], records["frame_seat"][0] = _FRAMES[frame.kind], frame.seat
+    records["frame_card"][0] = frame.args[0] if frame.kind == "after_draw" else -1
+    records["current"][0] = engine.current_player
+    records["direction"][0], records["stuck"][0] = s.direction, s.stuck
+    records["first"][0], records["hand_number"][0] = s.first, s.hand_number
+    records["scores"][0], records["drew_suit"][0] = s.scores, s.drew_suit
+    records["drew_rank"][0], records["turn"][0] = s.drew_rank, engine.turn
+    records["terminated"][0] = records["truncated"][0] = False
+    records["winners"][0] = 0
+    records["mti"][0] = mt_seed(records["mt"][0], mt_value)
+
+
+class CompiledSearch:
+    """ISMCTS for one table config on the compiled core; see the module docstring."""
+
+    def __init__(self, variant: str, config: Any) -> None:
+        if variant != "crazy_eights":
+            raise ConfigError(f"ismcts: core=compiled searches crazy_eights only; {variant!r} "
+                              f"has no compiled core (use core=python, the default)")
+        from .tables import CompiledTables
+
+        options = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
+        tables = CompiledTables(variant, 1, **options)
+        self.engine = engine_class(variant)
+        self.params, self.points = tables.params, tables.points
+        self.n = config.num_players
+        self.template = np.zeros(1, tables.state.dtype)
+        self.scratch = np.zeros(1, tables.state.dtype)
+        size = ce.CARDS * config.num_decks
+        self.hidden = np.zeros(size, np.int8)
+        self.legal = np.zeros(ce.NUM_ACTIONS, np.int64)
+        self.buf = np.zeros(ce.NUM_ACTIONS, np.int64)
+        depth = config.max_turns + 1
+        self.path = np.zeros(depth, np.int64)
+        self.actors = np.zeros(depth, np.int64)
+        self.returns = np.zeros(self.n, np.float64)
+
+    def visit_counts(self, view: Any, rng: random.Random, simulations: int,
+                     time_ms: float | None, exploration: float, infer: bool) -> np.ndarray:
+        """The root's visits per action after the search (the budget: ``time_ms`` if set,
+        else ``simulations`` iterations)."""
+        game = self.engine.determinize(view, rng, infer, None)
+        record_from_engine(game, self.template, rng.getrandbits(32))
+        voids = np.zeros((self.n, ce.CARDS + 1), np.uint8)
+        if infer:
+            for p, suit in enumerate(view.drew_on_suit):
+                if p != view.seat and suit >= 0:
+                    for c in game.draw_excludes(suit, view.drew_on_rank[p]):
+                        voids[p, c] = 1
+                    voids[p, ce.CARDS] = 1
+        capacity = simulations + 1 if time_ms is None else 4096
+        nodes = np.zeros((capacity, 5), np.int64)
+        rewards = np.zeros(capacity, np.float64)
+        nodes[0, K_CHILD] = -1
+        size = 1
+        state = np.uint64(rng.getrandbits(64))
+        template_bytes = self.template.view(np.uint8)
+        scratch_bytes = self.scratch.view(np.uint8)
+
+        def run(count: int) -> None:
+            nonlocal size, state
+            size, state = iterate(template_bytes, self.scratch, scratch_bytes, self.params,
+                                  self.points, view.seat, voids, float(exploration), nodes,
+                                  rewards, size, self.hidden, self.legal, self.buf, self.path,
+                                  self.actors, self.returns, state, count)
+
+        if time_ms is None:
+            run(simulations)
+        else:
+            deadline = time.perf_counter() + time_ms / 1000.0
+            while True:
+                if size + _CHUNK >= len(nodes):
+                    nodes = np.concatenate([nodes, np.zeros_like(nodes)])
+                    rewards = np.concatenate([rewards, np.zeros_like(rewards)])
+                run(_CHUNK)
+                if time.perf_counter() >= deadline:
+                    break
+        counts = np.zeros(ce.NUM_ACTIONS, np.int64)
+        root_visits(nodes, view.seat, counts)
+        return counts.astype(np.float64)

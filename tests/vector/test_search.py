@@ -1,0 +1,114 @@
+"""ISMCTS on the compiled crazy_eights core (``ismcts:core=compiled``, eights/vector/search.py)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import eights
+from eights.agents import make_agent
+from eights.agents.ismcts import ISMCTSAgent
+from eights.config import ConfigError
+from eights.vector import crazy_eights as ce
+from eights.vector import search
+
+
+def _positions(num_players: int, games: int, seed: int):
+    """Views of the seat to act at every decision of heuristic games."""
+    game = eights.make_game("crazy_eights", num_players=num_players)
+    agent = make_agent("heuristic", "crazy_eights")
+    for k in range(games):
+        game.reset(seed=seed + k)
+        while not game.game_over:
+            view = game.view(game.current_player)
+            yield game, view
+            game.step(agent.act(view))
+
+
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_plays_whole_games_with_legal_actions(num_players):
+    agent = make_agent("ismcts:sims=40,core=compiled", "crazy_eights", seed=3)
+    game = eights.make_game("crazy_eights", num_players=num_players)
+    for k in range(2):
+        game.reset(seed=100 + k)
+        while not game.game_over:
+            view = game.view(game.current_player)
+            action = agent.act(view)
+            assert action in view.legal_actions
+            game.step(action)
+
+
+def test_visits_sum_to_the_simulations_and_are_reproducible():
+    for _game, view in list(_positions(2, 1, 7))[:12]:
+        if len(view.legal_actions) < 2:
+            continue
+        counts = [ISMCTSAgent(seed=11, simulations=60, core="compiled").visit_counts(view)
+                  for _ in range(2)]
+        assert np.array_equal(counts[0], counts[1])
+        assert counts[0].sum() == 60
+        assert set(np.flatnonzero(counts[0])) <= set(view.legal_actions)
+
+
+def test_a_time_budget_grows_the_tree():
+    _game, view = next((g, v) for g, v in _positions(2, 1, 9) if len(v.legal_actions) > 2)
+    counts = ISMCTSAgent(seed=1, time_ms=30, core="compiled").visit_counts(view)
+    assert counts.sum() > search._CHUNK  # more than one chunk in 30 ms
+
+
+def test_determinize_keeps_the_public_state_and_respects_standing_draws():
+    """Every deal keeps the seat's hand, the other hands' sizes, the pile and every card
+    of the deck; an opponent whose draw record stands holds none of the cards that
+    fitted then beyond its spared last card, while the stock has others to give."""
+    seen_void = 0
+    for game, view in _positions(2, 4, 20):
+        if view.current_player != view.seat or len(view.legal_actions) < 2:
+            continue
+        searcher = search.CompiledSearch("crazy_eights", view.config)
+        rng = random.Random(0)
+        position = game.determinize(view, rng, True, None)
+        search.record_from_engine(position, searcher.template, 5)
+        voids = np.zeros((2, ce.CARDS + 1), np.uint8)
+        other = 1 - view.seat
+        if view.drew_on_suit[other] >= 0:
+            for c in position.draw_excludes(view.drew_on_suit[other], view.drew_on_rank[other]):
+                voids[other, c] = 1
+            voids[other, ce.CARDS] = 1
+        template = searcher.template[0]
+        state = np.uint64(1)
+        for _ in range(5):
+            state = np.uint64(search.determinize(searcher.template.view(np.uint8), searcher.scratch,
+                                       searcher.scratch.view(np.uint8), searcher.params,
+                                       view.seat, voids, searcher.hidden, state))
+            dealt = searcher.scratch[0]
+            hands = dealt["hands"].reshape(2, ce.CARDS)
+            assert np.array_equal(hands[view.seat],
+                                  template["hands"].reshape(2, ce.CARDS)[view.seat])
+            assert hands[other].sum() == view.hand_sizes[other]
+            assert dealt["stock_len"] == view.stock_size
+            assert np.array_equal(dealt["pile_counts"], template["pile_counts"])
+            cards = np.bincount(dealt["stock"][: dealt["stock_len"]], minlength=ce.CARDS)
+            cards = cards + hands.astype(np.int64).sum(axis=0) + dealt["pile_counts"]
+            assert (cards == 2).all()  # two decks: every card twice
+            if voids[other, ce.CARDS]:
+                void = voids[other, : ce.CARDS].astype(bool)
+                held = int(hands[other][void].sum())
+                stock = dealt["stock"][: dealt["stock_len"]]
+                free = int((~void[stock]).sum())
+                assert held <= 1 or free == 0
+                seen_void += 1
+    assert seen_void  # the games had standing draws to respect
+
+
+@pytest.mark.parametrize("spec", ["ismcts:core=compiled,belief=voids",
+                                  "ismcts:core=compiled,prior=policy",
+                                  "ismcts:core=gpu"])
+def test_refuses_what_it_cannot_search(spec):
+    with pytest.raises(ConfigError, match="core"):
+        make_agent(spec, "crazy_eights")
+
+
+def test_refuses_a_variant_without_a_compiled_core():
+    with pytest.raises(ConfigError, match="no compiled core"):
+        make_agent("ismcts:core=compiled", "livery_eights")
