@@ -102,14 +102,15 @@ class ISMCTSAgent(Agent):
                  time_ms: float | None = None, exploration: float = DEFAULT_EXPLORATION,
                  infer: bool = True, prior: Agent | None = None,
                  prior_weight: float = DEFAULT_PRIOR_WEIGHT, belief: str = "uniform",
-                 core: str = "python"):
+                 core: str = "python", deals: int = 32):
         super().__init__(seed)
         if core not in CORES:
             raise ConfigError(f"ismcts: core={core!r} is not allowed; core is "
                               f"{SPEC_OPTIONS['core'][2]}")
-        if core == "compiled" and (prior is not None or belief != "uniform"):
-            raise ConfigError("ismcts: core=compiled searches with uniform deals and no prior; "
-                              "a prior or a belief needs core=python (the default)")
+        if core == "compiled" and prior is not None:
+            raise ConfigError("ismcts: core=compiled searches without a prior; a prior needs "
+                              "core=python (the default)")
+        _check("deals", deals, int, 1)
         if belief not in BELIEFS and belief not in MODEL_BELIEFS:
             raise ConfigError(f"ismcts: belief={belief!r} is not allowed; belief is "
                               f"{SPEC_OPTIONS['belief'][2]}")
@@ -139,6 +140,8 @@ class ISMCTSAgent(Agent):
         self._tables: dict[str, _Playout] = {}
         #: ``python`` (the engines) or ``compiled`` (:mod:`eights.vector.search`)
         self.core = core
+        #: with core=compiled and a belief: the deals it draws per decision
+        self.deals = deals
         #: table config -> its compiled search (made on first use)
         self._compiled: dict[object, object] = {}
 
@@ -174,8 +177,10 @@ class ISMCTSAgent(Agent):
         if self.prior is not None:
             self.prior.check_table(view.config)  # a wrong table fails before the search
         if self.core == "compiled":
+            belief = self.belief_for(view.variant) if self.belief else None
             return self._compiled_search(view).visit_counts(
-                view, self.rng, self.simulations, self.time_ms, self.exploration, self.infer)
+                view, self.rng, self.simulations, self.time_ms, self.exploration, self.infer,
+                belief, self.deals)
         root = self._search(view, engine)
         me = view.seat * len(engine.actions)
         for a in legal:
@@ -402,8 +407,9 @@ SPEC_OPTIONS: dict[str, tuple[str, type, str]] = {
                             "the table) or a model (a shipped name or a file); none by default"),
     "cp": ("prior_weight", float, "PUCT's constant with a prior, a number >= 0 (default 2)"),
     "core": ("core", str, "where the search runs: 'python' (the engines, the default) or "
-                          "'compiled' (eights.vector's numba core, crazy_eights; uniform deals, "
-                          "no prior)"),
+                          "'compiled' (eights.vector's numba core, crazy_eights; no prior)"),
+    "deals": ("deals", int, "with core=compiled and a belief: the deals of the hidden hands "
+                            "the belief draws per decision, an integer >= 1 (default 32)"),
     "belief": ("belief", str, f"how opponents' hidden cards are dealt: "
                               f"{' or '.join([*BELIEFS, *MODEL_BELIEFS])} (default uniform; "
                               f"voids, where a variant's deals read it: weighted by what the "

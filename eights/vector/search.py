@@ -62,7 +62,7 @@ def _below(rng, n):
 
 
 @numba.njit(cache=True)
-def determinize(template_bytes, t, t_bytes, prm, seat, voids, hidden, rng):
+def determinize(template_bytes, t, t_bytes, prm, seat, voids, deals, hidden, rng):
     """Deal ``template``'s hidden cards into ``t`` (a copy of it): the other seats' hands
     and the stock from the cards they hold in the template, shuffled; then each seat
     with a row in ``voids`` (1 = a card it would not have drawn holding) swaps its void
@@ -82,6 +82,8 @@ def determinize(template_bytes, t, t_bytes, prm, seat, voids, hidden, rng):
     for i in range(r.stock_len):
         hidden[count] = r.stock[i]
         count += 1
+    if deals.shape[0]:
+        return _deal_from(r, prm, seat, deals, hidden, count, rng)
     for i in range(count - 1, 0, -1):
         j, rng = _below(rng, i + 1)
         hidden[i], hidden[j] = hidden[j], hidden[i]
@@ -133,6 +135,36 @@ def determinize(template_bytes, t, t_bytes, prm, seat, voids, hidden, rng):
 
 
 @numba.njit(cache=True)
+def _deal_from(r, prm, seat, deals, hidden, count, rng):
+    """The other hands of one of ``deals`` (picked at random), the rest of the ``count``
+    hidden cards in ``hidden`` shuffled into the stock."""
+    n = prm[ce.P_PLAYERS]
+    k, rng = _below(rng, deals.shape[0])
+    left = np.zeros(ce.CARDS, np.int64)
+    for i in range(count):
+        left[hidden[i]] += 1
+    for p in range(n):
+        if p == seat:
+            continue
+        for c in range(ce.CARDS):
+            m = deals[k, p * ce.CARDS + c]
+            r.hands[p * ce.CARDS + c] = m
+            left[c] -= m
+    size = 0
+    for c in range(ce.CARDS):
+        for _ in range(left[c]):
+            r.stock[size] = c
+            size += 1
+    r.stock_len = size
+    for i in range(size - 1, 0, -1):
+        j, rng = _below(rng, i + 1)
+        r.stock[i], r.stock[j] = r.stock[j], r.stock[i]
+    off, rng = _below(rng, 624)
+    r.mti = off
+    return rng
+
+
+@numba.njit(cache=True)
 def _playout_action(r, prm, legal, k, rng):
     """The playout policy's pick among ``legal[:k]``."""
     plain, wild = 0, 0
@@ -179,13 +211,13 @@ def _child(nodes, parent, key):
 
 
 @numba.njit(cache=True)
-def iterate(template_bytes, t, t_bytes, prm, points, seat, voids, c_explore, nodes, rewards,
-            size, hidden, legal, buf, path, actors, returns, rng, iterations):
+def iterate(template_bytes, t, t_bytes, prm, points, seat, voids, deals, c_explore, nodes,
+            rewards, size, hidden, legal, buf, path, actors, returns, rng, iterations):
     """Run ``iterations`` ISMCTS iterations on the tree in ``nodes``/``rewards`` (``size``
     nodes used, node 0 the root); return the new size and generator state."""
     n_actions = ce.NUM_ACTIONS
     for _ in range(iterations):
-        rng = determinize(template_bytes, t, t_bytes, prm, seat, voids, hidden, rng)
+        rng = determinize(template_bytes, t, t_bytes, prm, seat, voids, deals, hidden, rng)
         r = t[0]
         node = 0
         depth = 0
@@ -258,6 +290,8 @@ def root_visits(nodes, seat, out):
 _FRAMES = {"turn": ce.TURN, "suit": ce.SUIT, "after_draw": ce.AFTER_DRAW}
 #: iterations between two looks at the clock under a time budget
 _CHUNK = 16
+#: deals drawn by a belief per decision (``deals=`` of the ismcts spec)
+DEFAULT_DEALS = 32
 
 
 def record_from_engine(engine: Any, records: np.ndarray, mt_value: int) -> None:
@@ -317,9 +351,14 @@ class CompiledSearch:
         self.returns = np.zeros(self.n, np.float64)
 
     def visit_counts(self, view: Any, rng: random.Random, simulations: int,
-                     time_ms: float | None, exploration: float, infer: bool) -> np.ndarray:
+                     time_ms: float | None, exploration: float, infer: bool,
+                     belief: Any = None, num_deals: int = DEFAULT_DEALS) -> np.ndarray:
         """The root's visits per action after the search (the budget: ``time_ms`` if set,
-        else ``simulations`` iterations)."""
+        else ``simulations`` iterations). With a ``belief`` (a name or an opponent model,
+        as ``Engine.determinize`` takes it), ``num_deals`` deals of the other hands are
+        drawn by it first (in Python, inside the time budget) and every iteration plays
+        one of them, the stock shuffled anew."""
+        started = time.perf_counter()
         game = self.engine.determinize(view, rng, infer, None)
         record_from_engine(game, self.template, rng.getrandbits(32))
         voids = np.zeros((self.n, ce.CARDS + 1), np.uint8)
@@ -329,6 +368,14 @@ class CompiledSearch:
                     for c in game.draw_excludes(suit, view.drew_on_rank[p]):
                         voids[p, c] = 1
                     voids[p, ce.CARDS] = 1
+        deals = np.zeros((0, self.n * ce.CARDS), np.uint8)
+        if belief is not None:
+            deals = np.zeros((num_deals, self.n * ce.CARDS), np.uint8)
+            for k in range(num_deals):
+                dealt = self.engine.determinize(view, rng, infer, belief)
+                for p, hand in enumerate(dealt.state.hands):
+                    if p != view.seat:
+                        np.add.at(deals[k], p * ce.CARDS + np.asarray(hand, np.int64), 1)
         capacity = simulations + 1 if time_ms is None else 4096
         nodes = np.zeros((capacity, 5), np.int64)
         rewards = np.zeros(capacity, np.float64)
@@ -341,14 +388,14 @@ class CompiledSearch:
         def run(count: int) -> None:
             nonlocal size, state
             size, state = iterate(template_bytes, self.scratch, scratch_bytes, self.params,
-                                  self.points, view.seat, voids, float(exploration), nodes,
-                                  rewards, size, self.hidden, self.legal, self.buf, self.path,
-                                  self.actors, self.returns, state, count)
+                                  self.points, view.seat, voids, deals, float(exploration),
+                                  nodes, rewards, size, self.hidden, self.legal, self.buf,
+                                  self.path, self.actors, self.returns, state, count)
 
         if time_ms is None:
             run(simulations)
         else:
-            deadline = time.perf_counter() + time_ms / 1000.0
+            deadline = started + time_ms / 1000.0
             while True:
                 if size + _CHUNK >= len(nodes):
                     nodes = np.concatenate([nodes, np.zeros_like(nodes)])

@@ -78,9 +78,10 @@ def test_determinize_keeps_the_public_state_and_respects_standing_draws():
         template = searcher.template[0]
         state = np.uint64(1)
         for _ in range(5):
-            state = np.uint64(search.determinize(searcher.template.view(np.uint8), searcher.scratch,
-                                       searcher.scratch.view(np.uint8), searcher.params,
-                                       view.seat, voids, searcher.hidden, state))
+            state = np.uint64(search.determinize(
+                searcher.template.view(np.uint8), searcher.scratch,
+                searcher.scratch.view(np.uint8), searcher.params, view.seat, voids,
+                np.zeros((0, 2 * ce.CARDS), np.uint8), searcher.hidden, state))
             dealt = searcher.scratch[0]
             hands = dealt["hands"].reshape(2, ce.CARDS)
             assert np.array_equal(hands[view.seat],
@@ -101,14 +102,47 @@ def test_determinize_keeps_the_public_state_and_respects_standing_draws():
     assert seen_void  # the games had standing draws to respect
 
 
-@pytest.mark.parametrize("spec", ["ismcts:core=compiled,belief=voids",
-                                  "ismcts:core=compiled,prior=policy",
-                                  "ismcts:core=gpu"])
+@pytest.mark.parametrize("spec", ["ismcts:core=compiled,prior=policy", "ismcts:core=gpu",
+                                  "ismcts:core=compiled,deals=0"])
 def test_refuses_what_it_cannot_search(spec):
-    with pytest.raises(ConfigError, match="core"):
+    with pytest.raises(ConfigError, match=r"core|deals"):
         make_agent(spec, "crazy_eights")
 
 
 def test_refuses_a_variant_without_a_compiled_core():
     with pytest.raises(ConfigError, match="no compiled core"):
         make_agent("ismcts:core=compiled", "livery_eights")
+
+
+@pytest.mark.parametrize("belief", ["voids", "heuristic"])
+def test_a_belief_deals_the_other_hands_from_its_own_draws(belief):
+    """With a belief every iteration plays one of the deals it drew: the opponent's hands
+    the search meets are among them, and the search still plays legal actions."""
+    agent = make_agent(f"ismcts:sims=30,core=compiled,belief={belief},deals=4",
+                       "crazy_eights", seed=2)
+    for _game, view in list(_positions(2, 1, 30))[:15]:
+        if len(view.legal_actions) > 1:
+            counts = agent.visit_counts(view)
+            assert counts.sum() == 30
+            assert set(np.flatnonzero(counts)) <= set(view.legal_actions)
+
+
+def test_deal_from_keeps_every_card_and_takes_a_given_hand():
+    _game, view = next((g, v) for g, v in _positions(2, 1, 40) if len(v.legal_actions) > 2)
+    searcher = search.CompiledSearch("crazy_eights", view.config)
+    game = eights.make_game("crazy_eights")
+    position = type(game).determinize(view, random.Random(1), True, "voids")
+    search.record_from_engine(position, searcher.template, 5)
+    other = 1 - view.seat
+    deals = np.zeros((1, 2 * ce.CARDS), np.uint8)
+    np.add.at(deals[0], other * ce.CARDS + np.asarray(position.state.hands[other]), 1)
+    search.determinize(searcher.template.view(np.uint8), searcher.scratch,
+                       searcher.scratch.view(np.uint8), searcher.params, view.seat,
+                       np.zeros((2, ce.CARDS + 1), np.uint8), deals, searcher.hidden,
+                       np.uint64(3))
+    dealt = searcher.scratch[0]
+    hands = dealt["hands"].reshape(2, ce.CARDS)
+    assert np.array_equal(hands[other], deals[0, other * ce.CARDS:(other + 1) * ce.CARDS])
+    cards = np.bincount(dealt["stock"][: dealt["stock_len"]], minlength=ce.CARDS)
+    cards = cards + hands.astype(np.int64).sum(axis=0) + dealt["pile_counts"]
+    assert (cards == 2).all()
