@@ -48,9 +48,16 @@ FEATURES = ("hand", "top", "suit", "phase", "drawn", "direction", "to_act", "han
             "drawn_since", "unseen")
 
 
-def state_dtype(num_players: int, num_decks: int) -> np.dtype:
-    """One table's record: every field the rules and the v2 observation read."""
-    n, size = num_players, CARDS * num_decks
+#: the largest table the record holds: every config shares one record type, so numba
+#: compiles the core once, not once per (players, decks)
+MAX_PLAYERS, MAX_DECKS = 8, 4
+
+
+def state_dtype() -> np.dtype:
+    """One table's record: every field the rules and the v2 observation read, sized for
+    the largest table (:data:`MAX_PLAYERS`, :data:`MAX_DECKS`; a smaller one leaves the
+    rest unused)."""
+    n, size = MAX_PLAYERS, CARDS * MAX_DECKS
     return np.dtype([
         ("mt", np.uint32, 624), ("mti", np.int64), ("seeder", np.uint64),
         ("game_seed", np.uint64),
@@ -588,15 +595,16 @@ def observe_many(tables, prm, offs, scales, which, seats, obs, masks):
 
 @numba.njit(cache=True)
 def step_many(tables, prm, points, which, actions):
-    """Each table's seat to act plays its action; the index of the first illegal one (that
-    table and every later one untouched), or -1."""
-    buf = np.empty(NUM_ACTIONS, np.int64)
-    for j in range(which.shape[0]):
+    """Each table's seat to act plays its action; if one is illegal, the index of the
+    first such and no table moved, else -1."""
+    for j in range(which.shape[0]):  # every action checked before any table moves
         t = tables[which[j]]
         a = actions[j]
         if t.current < 0 or not 0 <= a < NUM_ACTIONS or not t.legal[a]:
             return j
-        step(t, prm, points, a, buf)
+    buf = np.empty(NUM_ACTIONS, np.int64)
+    for j in range(which.shape[0]):
+        step(tables[which[j]], prm, points, actions[j], buf)
     return -1
 
 

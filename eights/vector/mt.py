@@ -11,7 +11,9 @@ differential tests exact (the same seeds and actions give the same games),
 and what lets a user replay a vector table's game in the AEC env.
 
 The state is a record field: ``mt`` (624 ``uint32``) and ``mti`` (the next
-word's index). Arithmetic runs in ``uint64`` and is masked to 32 bits.
+word's index). Arithmetic runs in ``uint64`` and is masked to 32 bits. From
+Python, pass seeds and SplitMix64 states as ``np.uint64``: numba types a plain
+int as ``int64``, which refuses the upper half of the range.
 
 New game seeds come from SplitMix64 (Steele, Lea & Flood 2014), one stream per
 table, so tables reset inside compiled code without a call back to Python;
@@ -52,8 +54,9 @@ def seed(mt, seed_value):
     """Seed like ``random.Random(seed_value)`` for an int ``0 <= seed_value < 2**64``
     (``init_by_array`` over its 32-bit words, least significant first); returns the
     index to keep beside the state (``mti``)."""
-    low = np.uint64(seed_value) & _MASK32
-    high = np.uint64(seed_value) >> np.uint64(32)
+    value = np.uint64(seed_value)
+    low = value & _MASK32
+    high = value >> np.uint64(32)
     key_length = 2 if high else 1
     _init_genrand(mt, 19650218)
     i, j = 1, 0
@@ -134,7 +137,7 @@ def shuffle(mt, mti, cards, length):
 @numba.njit(cache=True)
 def splitmix_next(state):
     """SplitMix64: ``(the next state, a game seed below 2**63)``."""
-    state = state + np.uint64(0x9E3779B97F4A7C15)
+    state = np.uint64(state) + np.uint64(0x9E3779B97F4A7C15)
     z = state
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)

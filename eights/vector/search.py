@@ -299,18 +299,16 @@ def record_from_engine(engine: Any, records: np.ndarray, mt_value: int) -> None:
     drawn from a Mersenne Twister seeded ``mt_value``)."""
     s = engine.state
     n = engine.num_players
-    hands = np.zeros(n * ce.CARDS, np.uint8)
+    records[0] = np.zeros((), records.dtype)
+    rec = records[0]
     for p, hand in enumerate(s.hands):
-        np.add.at(hands, p * ce.CARDS + np.asarray(hand, np.int64), 1)
-    records["hands"][0] = hands
-    records["hand_len"][0] = [len(h) for h in s.hands]
-    stock = np.zeros(records.dtype["stock"].shape, np.int8)
-    stock[: len(s.stock)] = s.stock
-    records["stock"][0], records["stock_len"][0] = stock, len(s.stock)
-    pile = np.zeros(records.dtype["pile"].shape, np.int8)
-    pile[: len(s.piles[0])] = s.piles[0]
-    records["pile"][0], records["pile_len"][0] = pile, len(s.piles[0])
-    records["pile_counts"][0] = np.frombuffer(bytes(s.pile_counts[0]), np.uint8)[: ce.CARDS]
+        np.add.at(rec["hands"], p * ce.CARDS + np.asarray(hand, np.int64), 1)
+        rec["hand_len"][p] = len(hand)
+    rec["stock"][: len(s.stock)] = s.stock
+    records["stock_len"][0] = len(s.stock)
+    rec["pile"][: len(s.piles[0])] = s.piles[0]
+    records["pile_len"][0] = len(s.piles[0])
+    rec["pile_counts"][:] = np.frombuffer(bytes(s.pile_counts[0]), np.uint8)[: ce.CARDS]
     records["suit"][0] = s.suits[0]
     frame = s.agenda[-1]
     records["frame"][0], records["frame_seat"][0] = _FRAMES[frame.kind], frame.seat
@@ -318,10 +316,9 @@ def record_from_engine(engine: Any, records: np.ndarray, mt_value: int) -> None:
     records["current"][0] = engine.current_player
     records["direction"][0], records["stuck"][0] = s.direction, s.stuck
     records["first"][0], records["hand_number"][0] = s.first, s.hand_number
-    records["scores"][0], records["drew_suit"][0] = s.scores, s.drew_suit
-    records["drew_rank"][0], records["turn"][0] = s.drew_rank, engine.turn
-    records["terminated"][0] = records["truncated"][0] = False
-    records["winners"][0] = 0
+    rec["scores"][:n], rec["drew_suit"][:n], rec["drew_rank"][:n] = (
+        s.scores, s.drew_suit, s.drew_rank)
+    records["turn"][0] = engine.turn
     records["mti"][0] = mt_seed(records["mt"][0], mt_value)
 
 

@@ -77,7 +77,8 @@ class Tables:
         raise NotImplementedError
 
     def step(self, tables: np.ndarray, actions: np.ndarray) -> None:
-        """Table ``tables[j]``'s seat to act plays ``actions[j]`` (refused unless legal)."""
+        """Table ``tables[j]``'s seat to act plays ``actions[j]``; if any action is not
+        legal, :class:`IllegalActionError` names it and no table moves."""
         raise NotImplementedError
 
     def heuristic_actions(self, tables: np.ndarray) -> np.ndarray:
@@ -209,7 +210,7 @@ class CompiledTables(Tables):
         self.variant = variant
         self.config = config = engine.Config.from_options(**options)
         self.num_tables = num_tables
-        self.num_players = n = config.num_players
+        self.num_players = config.num_players
         self.num_actions = len(engine.actions)
         self.texts = engine.actions.texts
         encoder = engine.encoder(config, version)
@@ -217,7 +218,7 @@ class CompiledTables(Tables):
         self.params, self.offsets, self.scales = core.compile_config(engine, config, encoder)
         self.points = np.array(engine.points_by_rank, np.int64)
         self.attack = np.array([engine.attack_ranks.get(r, 0) for r in range(1, 14)], np.int64)
-        self.state = np.zeros(num_tables, core.state_dtype(n, config.num_decks))
+        self.state = np.zeros(num_tables, core.state_dtype())
         self._buf = np.empty(self.num_actions, np.int64)
         self._mask_row = np.empty(self.num_actions, np.int8)
         if variant not in _READY:
@@ -273,6 +274,9 @@ class CompiledTables(Tables):
         bad = self.core.step_many(self.state, self.params, self.points, tables, actions)
         if bad >= 0:
             i = int(tables[bad])
+            if self.state["current"][i] < 0:
+                raise IllegalActionError(f"table {i}: its game is over; deal its next game "
+                                         f"(next_game) before stepping it")
             self._mask_row[:] = self.state["legal"][i]
             _check_actions(self._mask_row, i, int(actions[bad]), self.texts)
 

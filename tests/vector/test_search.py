@@ -69,7 +69,7 @@ def test_determinize_keeps_the_public_state_and_respects_standing_draws():
         rng = random.Random(0)
         position = game.determinize(view, rng, True, None)
         search.record_from_engine(position, searcher.template, 5)
-        voids = np.zeros((2, ce.CARDS + 1), np.uint8)
+        voids = np.zeros((2, ce.CARDS + 1), np.uint8)  # (rows: the table's seats)
         other = 1 - view.seat
         if view.drew_on_suit[other] >= 0:
             for c in position.draw_excludes(view.drew_on_suit[other], view.drew_on_rank[other]):
@@ -83,9 +83,9 @@ def test_determinize_keeps_the_public_state_and_respects_standing_draws():
                 searcher.scratch.view(np.uint8), searcher.params, view.seat, voids,
                 np.zeros((0, 2 * ce.CARDS), np.uint8), searcher.hidden, state))
             dealt = searcher.scratch[0]
-            hands = dealt["hands"].reshape(2, ce.CARDS)
+            hands = dealt["hands"].reshape(ce.MAX_PLAYERS, ce.CARDS)[:2]
             assert np.array_equal(hands[view.seat],
-                                  template["hands"].reshape(2, ce.CARDS)[view.seat])
+                                  template["hands"].reshape(ce.MAX_PLAYERS, ce.CARDS)[view.seat])
             assert hands[other].sum() == view.hand_sizes[other]
             assert dealt["stock_len"] == view.stock_size
             assert np.array_equal(dealt["pile_counts"], template["pile_counts"])
@@ -141,7 +141,7 @@ def test_deal_from_keeps_every_card_and_takes_a_given_hand():
                        np.zeros((2, ce.CARDS + 1), np.uint8), deals, searcher.hidden,
                        np.uint64(3))
     dealt = searcher.scratch[0]
-    hands = dealt["hands"].reshape(2, ce.CARDS)
+    hands = dealt["hands"].reshape(ce.MAX_PLAYERS, ce.CARDS)[:2]
     assert np.array_equal(hands[other], deals[0, other * ce.CARDS:(other + 1) * ce.CARDS])
     cards = np.bincount(dealt["stock"][: dealt["stock_len"]], minlength=ce.CARDS)
     cards = cards + hands.astype(np.int64).sum(axis=0) + dealt["pile_counts"]

@@ -1,0 +1,239 @@
+"""The compiled crazy_eights core against the Python engine, game for game, at full size.
+
+``eights.vector`` has two implementations of its tables: :class:`CompiledTables`
+(a numba rewrite of the rules) and :class:`PythonTables` (one
+``eights.engines`` engine per table, the reference). Dealt from the same
+seeds and given the same actions they must play the same games, so this
+script plays them side by side and, at every decision, compares the seat to
+act, every seat's observation and legal mask (bit for bit), the rewards, the
+end flags and the heuristic's choice. A rewrite of rules drifts in the rare
+corners (a reshuffle in the middle of a King's draw, a blocked table, a match
+hand ending in a forced move), which only many games reach: the unit test
+(``tests/vector/test_crazy_eights.py``) runs a few hundred games per config
+from this module, this script the full count::
+
+    .venv/bin/python scripts/vector_differential.py                  # 10,000 games per config
+    .venv/bin/python scripts/vector_differential.py --games 500 --configs default 8p
+
+It prints the games and decisions compared per config, and the first
+mismatch with what replays it (the table's game seed and its actions); the
+exit code is 1 on a mismatch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from eights.vector import CompiledTables, PythonTables
+
+VARIANT = "crazy_eights"
+
+#: the option configs compared: the defaults, then the corners of the rules each one reaches
+CONFIGS: dict[str, dict[str, Any]] = {
+    "default": {},
+    "3p": {"num_players": 3},
+    "5p_1deck_5cards": {"num_players": 5, "num_decks": 1, "hand_size": 5},
+    "match_score": {"match": True, "target_score": 100, "reward": "score"},
+    "keep_king4_3decks": {"may_keep_drawn_card": True, "king_draw": 4, "num_decks": 3},
+    "max_turns_30": {"max_turns": 30},
+    # a 1-deck stock of 11 cards: reshuffles every few turns, Kings drawing across them, the
+    # pass forced when nothing can be drawn (a blocked hand cannot happen: with the stock
+    # empty and one card on the pile, every other 8 is in somebody's hand)
+    "2p_1deck_20cards": {"num_players": 2, "num_decks": 1, "hand_size": 20},
+    "8p": {"num_players": 8},
+    # the last card's play: one-card hands (never over before a decision: the last card
+    # goes out only when it is playable, and then drawing is legal too)
+    "hand_size_1": {"hand_size": 1},
+    # games over before any decision: a forced first draw reaches the turn limit
+    "max_turns_1": {"hand_size": 1, "max_turns": 1},
+}
+
+#: the share of decisions played by the heuristic (whose choice is compared too)
+HEURISTIC_SHARE = 0.25
+
+
+class Mismatch(AssertionError):
+    """The two implementations disagree; the message says where and how to replay it."""
+
+
+@dataclass
+class Result:
+    """What one comparison covered."""
+
+    games: int = 0
+    #: decisions applied to both implementations (each compared before and after)
+    decisions: int = 0
+    #: decisions whose heuristic choice was compared
+    heuristic: int = 0
+    #: whole-game outcomes and rule corners seen, counted from the Python engines' events
+    counts: Counter = field(default_factory=Counter)
+
+
+def _feature_at(offsets: dict[str, int], index: int) -> str:
+    name = max((start, feature) for feature, start in offsets.items() if start <= index)[1]
+    return f"{name}[{index - offsets[name]}]"
+
+
+def _game_counts(engine: Any, decisions: int) -> Counter:
+    log = engine.events
+    kinds = Counter(event.kind for event in log)
+    blocked = sum(1 for event in log if event.kind == "hand_over" and event.arg)
+    return Counter({"terminated": int(engine.terminated), "truncated": int(engine.truncated),
+                    "reshuffles": kinds["reshuffle"], "blocked_hands": blocked,
+                    "hands": kinds["deal"], "no_decision": int(not decisions)})
+
+
+def compare(options: dict[str, Any], games: int, *, num_tables: int = 8, seed: int = 0,
+            heuristic_share: float = HEURISTIC_SHARE,
+            progress: Callable[[Result], None] | None = None) -> Result:
+    """Play ``games`` games of ``VARIANT`` with ``options`` on Python and compiled tables
+    side by side (``num_tables`` each, reset with ``seed``; a table deals its next game
+    while games are left), random legal actions from ``random.Random(seed)`` and the
+    heuristic's for ``heuristic_share`` of them; raise :class:`Mismatch` at the first
+    difference. ``progress`` is called with the result so far after every ended game."""
+    num_tables = max(1, min(num_tables, games))
+    python = PythonTables(VARIANT, num_tables, **options)
+    compiled = CompiledTables(VARIANT, num_tables, **options)
+    n, size, num_actions = python.num_players, python.observation_size, python.num_actions
+    offsets = python.encoder.offsets
+    if compiled.observation_size != size or compiled.num_actions != num_actions:
+        raise Mismatch(f"sizes differ: python {size} features, {num_actions} actions; "
+                       f"compiled {compiled.observation_size}, {compiled.num_actions}")
+    rng = random.Random(seed)
+    python.reset(seed)
+    compiled.reset(seed)
+    every = np.arange(num_tables)
+    rows_table, rows_seat = np.repeat(every, n), np.tile(np.arange(n), num_tables)
+    obs = {name: np.zeros((num_tables * n, size), np.float32) for name in ("p", "c")}
+    masks = {name: np.zeros((num_tables * n, num_actions), np.int8) for name in ("p", "c")}
+    #: each table's actions since its deal (what replays a mismatch)
+    played: list[list[int]] = [[] for _ in range(num_tables)]
+    counted = np.zeros(num_tables, bool)  # the table's ended game is counted already
+    result = Result()
+    started = num_tables
+
+    def fail(table: int, what: str, python_value: Any, compiled_value: Any) -> Mismatch:
+        return Mismatch(
+            f"{VARIANT} {options}: {what} differs at table {table} after "
+            f"{len(played[table])} actions; python {python_value!r}, compiled "
+            f"{compiled_value!r}. Replay: engine_class({VARIANT!r}).Config.from_options("
+            f"**{options}), the engine reset(seed={python.game_seed(table)}), then the "
+            f"actions {played[table]}")
+
+    def check() -> None:
+        for i in every:
+            if python.game_seed(i) != compiled.game_seed(i):
+                raise fail(i, "the game seed", python.game_seed(i), compiled.game_seed(i))
+        current_p, current_c = python.current, compiled.current
+        if not np.array_equal(current_p, current_c):
+            i = int(np.flatnonzero(current_p != current_c)[0])
+            raise fail(i, "the seat to act", int(current_p[i]), int(current_c[i]))
+        python.observe(rows_table, rows_seat, obs["p"], masks["p"])
+        compiled.observe(rows_table, rows_seat, obs["c"], masks["c"])
+        for name, (a, b) in (("observation", (obs["p"], obs["c"])),
+                             ("mask", (masks["p"], masks["c"]))):
+            if not np.array_equal(a, b):
+                row, index = (int(x[0]) for x in np.nonzero(a != b))
+                at = _feature_at(offsets, index) if name == "observation" else f"action {index}"
+                raise fail(int(rows_table[row]), f"seat {rows_seat[row]}'s {name} at {at}",
+                           a[row, index], b[row, index])
+        for name, method in (("returns", "returns"), ("terminated", "terminated"),
+                             ("truncated", "truncated")):
+            a, b = getattr(python, method)(every), getattr(compiled, method)(every)
+            if not np.array_equal(a, b):
+                i = int(np.flatnonzero((a != b).reshape(num_tables, -1).any(axis=1))[0])
+                raise fail(i, name, a[i], b[i])
+
+    while True:
+        check()
+        current = python.current
+        over = np.flatnonzero((current < 0) & ~counted)
+        for i in over:
+            counted[i] = True
+            result.games += 1
+            result.counts.update(_game_counts(python.engines[i], len(played[i])))
+            if progress is not None:
+                progress(result)
+        redeal = over[: games - started]
+        if len(redeal):
+            started += len(redeal)
+            python.next_game(redeal)
+            compiled.next_game(redeal)
+            counted[redeal] = False
+            for i in redeal:
+                played[i] = []
+            continue  # compare the new deals (a game may be over before any decision)
+        active = np.flatnonzero(current >= 0)
+        if not len(active):
+            break
+        actions = np.empty(len(active), np.int64)
+        for j, i in enumerate(active):
+            legal = np.flatnonzero(masks["p"][i * n + current[i]])
+            actions[j] = legal[rng.randrange(len(legal))]
+        heuristic = np.array([rng.random() < heuristic_share for _ in active], bool)
+        if heuristic.any():
+            tables = active[heuristic]
+            a, b = python.heuristic_actions(tables), compiled.heuristic_actions(tables)
+            if not np.array_equal(a, b):
+                k = int(np.flatnonzero(a != b)[0])
+                raise fail(int(tables[k]), "the heuristic's action", int(a[k]), int(b[k]))
+            actions[heuristic] = a
+            result.heuristic += len(tables)
+        python.step(active, actions)
+        compiled.step(active, actions)
+        for i, a in zip(active, actions, strict=True):
+            played[i].append(int(a))
+        result.decisions += len(active)
+    return result
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=10_000, help="games per config")
+    parser.add_argument("--configs", nargs="+", choices=list(CONFIGS), default=list(CONFIGS),
+                        metavar="NAME", help=f"configs to compare: {', '.join(CONFIGS)}")
+    parser.add_argument("--tables", type=int, default=8, help="tables played side by side")
+    parser.add_argument("--seed", type=int, default=0, help="the tables' reset seed")
+    parser.add_argument("--every", type=int, default=1000,
+                        help="print progress every this many games")
+    args = parser.parse_args(argv)
+    total = Result()
+    for name in args.configs:
+        options = CONFIGS[name]
+        print(f"{name} {options}: {args.games} games on {args.tables} tables", flush=True)
+        start = time.process_time()
+
+        def progress(result: Result, name: str = name, start: float = start) -> None:
+            if result.games % args.every == 0:
+                print(f"  {name}: {result.games} games, {result.decisions} decisions, "
+                      f"{time.process_time() - start:.1f} CPU s", flush=True)
+
+        try:
+            result = compare(options, args.games, num_tables=args.tables, seed=args.seed,
+                             progress=progress)
+        except Mismatch as err:
+            print(f"MISMATCH in {name}: {err}", flush=True)
+            return 1
+        seconds = time.process_time() - start
+        corners = ", ".join(f"{key} {value}" for key, value in sorted(result.counts.items()))
+        print(f"  {name}: {result.games} games, {result.decisions} decisions "
+              f"({result.heuristic} heuristic) identical in {seconds:.1f} CPU s; {corners}",
+              flush=True)
+        total.games += result.games
+        total.decisions += result.decisions
+    print(f"all identical: {total.games} games, {total.decisions} decisions over "
+          f"{len(args.configs)} configs")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
