@@ -4,8 +4,8 @@ Each Markdown file's fenced blocks are read in order: ``sh``/``bash``/``shell``
 blocks line by line (a trailing backslash continues a line, ``#`` starts a
 comment), ``console`` blocks by their ``$ `` lines, and ``python`` blocks as whole
 scripts. The commands of one file run in order in one fresh directory (with the
-repository's ``examples`` and ``benchmarks`` linked in), so a file may train a model and then play
-it, as a reader would. ``eights`` is the venv's command.
+repository's ``examples``, ``benchmarks`` and ``scripts`` linked in), so a file may train
+a model and then play it, as a reader would. ``eights`` is the venv's command.
 
 How a block is checked is said by an HTML comment on the line before its fence:
 
@@ -53,7 +53,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 BIN = Path(sys.executable).parent
 #: the repository's directories a doc's commands may name, linked into its fresh directory
-LINKED = ("examples", "benchmarks")
+LINKED = ("examples", "benchmarks", "scripts")
 RUN_SECONDS = 240
 START_SECONDS = 8
 FENCE = re.compile(r"^```(\w*)\s*$")

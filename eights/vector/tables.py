@@ -306,8 +306,9 @@ class CompiledTables(Tables):
 
 def make_tables(variant: str, num_tables: int, backend: str = "auto",
                 version: int | None = None, **options: Any) -> Tables:
-    """``backend``: ``"compiled"`` (the numba core; refused where a variant has none),
-    ``"python"`` (the engines) or ``"auto"`` (compiled where it exists)."""
+    """``backend``: ``"compiled"`` (the numba core; refused where a variant has none or
+    for an older observation ``version``), ``"python"`` (the engines) or ``"auto"``
+    (compiled where it exists and writes the ``version`` asked for)."""
     if variant not in REGISTRY:
         raise ConfigError(f"eights.vector: unknown variant {variant!r}; variants: "
                           f"{', '.join(REGISTRY)}")
@@ -318,6 +319,7 @@ def make_tables(variant: str, num_tables: int, backend: str = "auto",
     if backend not in ("auto", "compiled", "python"):
         raise ConfigError(f"eights.vector: backend={backend!r} is not allowed; backend is "
                           f"'auto', 'compiled' or 'python'")
-    if backend == "python" or (backend == "auto" and variant not in COMPILED):
+    newest = version is None or version == REGISTRY[variant].env_version
+    if backend == "python" or (backend == "auto" and (variant not in COMPILED or not newest)):
         return PythonTables(variant, int(num_tables), version, **options)
     return CompiledTables(variant, int(num_tables), version, **options)

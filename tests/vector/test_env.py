@@ -199,3 +199,12 @@ def test_the_policy_opponent_on_the_compiled_core():
         for _ in range(10):
             env.step(np.array([np.flatnonzero(m)[0] for m in env.masks]))
             assert env.masks.any(axis=1).all()
+
+
+def test_auto_takes_the_python_tables_for_an_older_observation():
+    """The compiled core writes the newest layout; asked for v1, ``auto`` runs the engines
+    and ``compiled`` says why it cannot."""
+    env = eights.vector.make("crazy_eights", 2, "random", version=1, seed=0)
+    assert isinstance(env.tables, eights.vector.PythonTables)
+    with pytest.raises(ConfigError, match="v1"):
+        eights.vector.make_tables("crazy_eights", 2, "compiled", version=1)
