@@ -388,6 +388,7 @@ class CompiledSearch:
                                   self.points, view.seat, voids, deals, float(exploration),
                                   nodes, rewards, size, self.hidden, self.legal, self.buf,
                                   self.path, self.actors, self.returns, state, count)
+            state = np.uint64(state)  # (numba returns a Python int: typed int64 if passed on)
 
         if time_ms is None:
             run(simulations)

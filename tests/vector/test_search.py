@@ -52,9 +52,15 @@ def test_visits_sum_to_the_simulations_and_are_reproducible():
 
 
 def test_a_time_budget_grows_the_tree():
+    """Chunk after chunk (the generator's state handed from one to the next whatever its
+    value: a state of 2**63 or more once failed to pass back into the compiled code)."""
     _game, view = next((g, v) for g, v in _positions(2, 1, 9) if len(v.legal_actions) > 2)
-    counts = ISMCTSAgent(seed=1, time_ms=30, core="compiled").visit_counts(view)
-    assert counts.sum() > search._CHUNK  # more than one chunk in 30 ms
+    ISMCTSAgent(seed=0, simulations=2, core="compiled").visit_counts(view)  # compiled now
+    for seed in range(4):
+        counts = ISMCTSAgent(seed=seed, time_ms=200, core="compiled").visit_counts(view)
+        # more than one chunk (about 15,000 simulations on a quiet machine; 32 would be a
+        # machine 500 times slower)
+        assert counts.sum() > search._CHUNK
 
 
 def test_determinize_keeps_the_public_state_and_respects_standing_draws():
