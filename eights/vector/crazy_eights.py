@@ -506,6 +506,22 @@ def mask(t, out):
 
 # ---------------------------------------------------------------- the heuristic
 @numba.njit(cache=True)
+def best_suit(t, seat):
+    """:func:`eights.agents.heuristic.best_suit` of ``seat``'s hand: the suit it holds most
+    of (8s aside), a tie to the suit of higher cards (each card counts 100 + its rank)."""
+    base = seat * CARDS
+    best, best_key = 0, -1
+    for s in range(4):
+        key = 0
+        for r in range(13):
+            if r != 7:
+                key += t.hands[base + s * 13 + r] * (100 + r + 1)
+        if key > best_key:
+            best, best_key = s, key
+    return best
+
+
+@numba.njit(cache=True)
 def heuristic_action(t, prm, points, attack, buf):
     """What :class:`~eights.agents.heuristic.PileHeuristic` plays for the seat to act
     (the same choice: card scores by ``play_score``, ties to the lower id; after an 8
@@ -516,22 +532,11 @@ def heuristic_action(t, prm, points, attack, buf):
     seat = t.current
     base = seat * CARDS
     if t.frame == SUIT:
-        best, best_key = 0, -1
-        for s in range(4):
-            key = 0
-            for r in range(13):
-                if r != 7:
-                    key += t.hands[base + s * 13 + r] * (100 + r + 1)
-            if key > best_key:
-                best, best_key = s, key
-        return PLAY_SUIT0 + best
+        return PLAY_SUIT0 + best_suit(t, seat)
     n = prm[P_PLAYERS]
     nearest = 1 << 30
     for j in range(1, n):
         nearest = min(nearest, t.hand_len[(seat + j) % n])
-    suit_counts = np.zeros(4, np.int64)
-    for c in range(CARDS):
-        suit_counts[c // 13] += t.hands[base + c]
     chosen, best_score, plays = -1, -1e18, 0
     for i in range(k):
         c = buf[i]
@@ -543,7 +548,10 @@ def heuristic_action(t, prm, points, attack, buf):
         if rank == 8 and t.hand_len[seat] > 2:
             score += -40.0
         score += 0.5 * points[rank - 1]
-        score += 3.0 * (suit_counts[c // 13] - t.hands[base + c])
+        same_suit = -t.hands[base + c]  # the other cards of its suit (8s included)
+        for x in range((c // 13) * 13, (c // 13) * 13 + 13):
+            same_suit += t.hands[base + x]
+        score += 3.0 * same_suit
         if attack[rank - 1]:
             score += attack[rank - 1] * (25.0 if nearest <= 2 else 2.0)
         if score > best_score:  # ascending ids: a tie keeps the lower one

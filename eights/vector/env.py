@@ -18,8 +18,9 @@ decision:
   ended is dealt its next game at once, ``obs`` is the new game's first
   observation, and ``infos["final_obs"]`` (with the flags
   ``infos["_final_obs"]``) holds the learner's last observation of the
-  ended game; ``infos["game_seed"]`` names each table's game (the seed that
-  replays it in the AEC env).
+  ended game (``final_obs`` too is an array the env keeps: rows are valid where
+  flagged at that step); ``infos["game_seed"]`` names each table's game (the
+  seed that replays it in the AEC env).
 
 A game that ends before the learner's first decision (one-card hands) is not
 an episode: its table is dealt again.
@@ -80,7 +81,12 @@ class VectorEnv:
         self.learner = np.arange(self.num_envs, dtype=np.int64) % n
         self.obs = np.zeros((self.num_envs, self.observation_size), np.float32)
         self.masks = np.zeros((self.num_envs, self.num_actions), np.int8)
-        self._final = np.zeros_like(self.obs)
+        #: each table's learner's last observation of its last ended game (rows valid where
+        #: ``infos["_final_obs"]`` flags them at the step that ended it)
+        self.final_obs = np.zeros_like(self.obs)
+        #: rows the opponents' observations and the final ones are written into
+        self._scratch_obs = np.zeros_like(self.obs)
+        self._scratch_masks = np.zeros_like(self.masks)
         self._all = np.arange(self.num_envs, dtype=np.int64)
         self.episodes = 0
         self._started = False
@@ -95,7 +101,7 @@ class VectorEnv:
         self._started = True
         self._advance(self._all, dealt=True)
         self.tables.observe(self._all, self.learner, self.obs, self.masks)
-        return self.obs, {"game_seed": self._game_seeds()}
+        return self.obs, {"game_seed": self.tables.game_seeds()}
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                                   dict[str, Any]]:
@@ -118,14 +124,12 @@ class VectorEnv:
             rewards[ended] = self.tables.returns(ended)[np.arange(len(ended)), seats]
             terminated[ended] = self.tables.terminated(ended)
             truncated[ended] = self.tables.truncated(ended)
-            final_masks = np.zeros((len(ended), self.num_actions), np.int8)
-            final = self._final[: len(ended)]
-            self.tables.observe(ended, seats, final, final_masks)
-            final_obs = np.zeros_like(self.obs)
-            final_obs[ended] = final
+            scratch = self._scratch_obs[: len(ended)]
+            self.tables.observe(ended, seats, scratch, self._scratch_masks[: len(ended)])
+            self.final_obs[ended] = scratch
             flags = np.zeros(self.num_envs, bool)
             flags[ended] = True
-            infos["final_obs"], infos["_final_obs"] = final_obs, flags
+            infos["final_obs"], infos["_final_obs"] = self.final_obs, flags
             self.episodes += len(ended)
             infos["episode_info"] = self._episode_infos(ended, seats)
             self.learner[ended] = (self.learner[ended] + 1) % self.num_players
@@ -133,7 +137,7 @@ class VectorEnv:
             self._seat_opponents(ended)
             self._advance(ended, dealt=True)
         self.tables.observe(self._all, self.learner, self.obs, self.masks)
-        infos["game_seed"] = self._game_seeds()
+        infos["game_seed"] = self.tables.game_seeds()
         return self.obs, rewards, terminated, truncated, infos
 
     def action_masks(self) -> np.ndarray:
@@ -152,8 +156,7 @@ class VectorEnv:
         pending = np.asarray(tables, np.int64)
         fresh = np.zeros(self.num_envs, bool)  # its learner has not acted in this game yet
         fresh[pending] = dealt
-        obs = np.empty((0, self.observation_size), np.float32)
-        masks = np.empty((0, self.num_actions), np.int8)
+        obs, masks = self._scratch_obs, self._scratch_masks
         while len(pending):
             current = core.current[pending]
             over = pending[current < 0]
@@ -177,9 +180,6 @@ class VectorEnv:
                 group = waiting[who == k]
                 opponent = self._made[self._names[k]]
                 if opponent.reads_observation:
-                    if len(obs) < len(group):
-                        obs = np.empty((len(group), self.observation_size), np.float32)
-                        masks = np.empty((len(group), self.num_actions), np.int8)
                     core.observe(group, core.current[group], obs[: len(group)],
                                  masks[: len(group)])
                 actions = opponent.act(group, obs[: len(group)], masks[: len(group)])
@@ -244,8 +244,6 @@ class VectorEnv:
                         "winners": winners, "is_success": int(seat) in winners})
         return out
 
-    def _game_seeds(self) -> np.ndarray:
-        return np.array([self.tables.game_seed(i) for i in range(self.num_envs)], np.uint64)
 
 
 def make(variant: str, num_envs: int, opponents: str | Sequence[str] = "heuristic",

@@ -62,7 +62,7 @@ def _below(rng, n):
 
 
 @numba.njit(cache=True)
-def determinize(template_bytes, t, t_bytes, prm, seat, voids, deals, hidden, rng):
+def determinize(template_bytes, t, t_bytes, prm, seat, voids, deals, hidden, counts, rng):
     """Deal ``template``'s hidden cards into ``t`` (a copy of it): the other seats' hands
     and the stock from the cards they hold in the template, shuffled; then each seat
     with a row in ``voids`` (1 = a card it would not have drawn holding) swaps its void
@@ -83,12 +83,13 @@ def determinize(template_bytes, t, t_bytes, prm, seat, voids, deals, hidden, rng
         hidden[count] = r.stock[i]
         count += 1
     if deals.shape[0]:
-        return _deal_from(r, prm, seat, deals, hidden, count, rng)
+        return _deal_from(r, prm, seat, deals, hidden, count, counts, rng)
     for i in range(count - 1, 0, -1):
         j, rng = _below(rng, i + 1)
         hidden[i], hidden[j] = hidden[j], hidden[i]
     pos = 0
-    last = np.full(n, -1, np.int64)
+    last = counts[:n]  # (scratch: the card dealt last to each seat)
+    last[:] = -1
     for p in range(n):
         if p == seat:
             continue
@@ -135,12 +136,13 @@ def determinize(template_bytes, t, t_bytes, prm, seat, voids, deals, hidden, rng
 
 
 @numba.njit(cache=True)
-def _deal_from(r, prm, seat, deals, hidden, count, rng):
+def _deal_from(r, prm, seat, deals, hidden, count, counts, rng):
     """The other hands of one of ``deals`` (picked at random), the rest of the ``count``
     hidden cards in ``hidden`` shuffled into the stock."""
     n = prm[ce.P_PLAYERS]
     k, rng = _below(rng, deals.shape[0])
-    left = np.zeros(ce.CARDS, np.int64)
+    left = counts[: ce.CARDS]  # (scratch)
+    left[:] = 0
     for i in range(count):
         left[hidden[i]] += 1
     for p in range(n):
@@ -185,15 +187,7 @@ def _playout_action(r, prm, legal, k, rng):
                     return a, rng
                 pick -= 1
     if legal[0] >= ce.PLAY_SUIT0 and legal[0] < ce.DRAW:
-        base = r.current * ce.CARDS
-        best, best_key = 0, -1
-        for s in range(4):
-            key = 0
-            for rank in range(13):
-                if rank != 7:
-                    key += r.hands[base + s * 13 + rank] * (100 + rank + 1)
-            if key > best_key:
-                best, best_key = s, key
+        best = ce.best_suit(r, r.current)
         for i in range(k):  # the suit held most, if it is among the actions given
             if legal[i] == ce.PLAY_SUIT0 + best:
                 return legal[i], rng
@@ -212,12 +206,13 @@ def _child(nodes, parent, key):
 
 @numba.njit(cache=True)
 def iterate(template_bytes, t, t_bytes, prm, points, seat, voids, deals, c_explore, nodes,
-            rewards, size, hidden, legal, buf, path, actors, returns, rng, iterations):
+            rewards, size, hidden, counts, legal, buf, path, actors, returns, rng, iterations):
     """Run ``iterations`` ISMCTS iterations on the tree in ``nodes``/``rewards`` (``size``
     nodes used, node 0 the root); return the new size and generator state."""
     n_actions = ce.NUM_ACTIONS
     for _ in range(iterations):
-        rng = determinize(template_bytes, t, t_bytes, prm, seat, voids, deals, hidden, rng)
+        rng = determinize(template_bytes, t, t_bytes, prm, seat, voids, deals, hidden, counts,
+                          rng)
         r = t[0]
         node = 0
         depth = 0
@@ -340,6 +335,8 @@ class CompiledSearch:
         self.scratch = np.zeros(1, tables.state.dtype)
         size = ce.CARDS * config.num_decks
         self.hidden = np.zeros(size, np.int8)
+        #: scratch for a deal: cards left per id, or the card dealt last per seat
+        self.counts = np.zeros(ce.CARDS, np.int64)
         self.legal = np.zeros(ce.NUM_ACTIONS, np.int64)
         self.buf = np.zeros(ce.NUM_ACTIONS, np.int64)
         depth = config.max_turns + 1
@@ -386,8 +383,8 @@ class CompiledSearch:
             nonlocal size, state
             size, state = iterate(template_bytes, self.scratch, scratch_bytes, self.params,
                                   self.points, view.seat, voids, deals, float(exploration),
-                                  nodes, rewards, size, self.hidden, self.legal, self.buf,
-                                  self.path, self.actors, self.returns, state, count)
+                                  nodes, rewards, size, self.hidden, self.counts, self.legal,
+                                  self.buf, self.path, self.actors, self.returns, state, count)
             state = np.uint64(state)  # (numba returns a Python int: typed int64 if passed on)
 
         if time_ms is None:

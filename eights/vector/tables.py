@@ -103,9 +103,14 @@ class Tables:
         """The seats that won the game over at ``table`` (none where it was cut or runs)."""
         raise NotImplementedError
 
-    def game_seed(self, table: int) -> int:
-        """The seed of the game table ``table`` is playing (``Engine(seed=...)`` replays it)."""
+    def game_seeds(self) -> np.ndarray:
+        """The seed of the game each table is playing (``Engine.reset(seed=...)`` replays it),
+        as ``uint64``."""
         raise NotImplementedError
+
+    def game_seed(self, table: int) -> int:
+        """The seed of the game table ``table`` is playing."""
+        return int(self.game_seeds()[table])
 
 
 def _check_actions(legal_row: np.ndarray, table: int, action: int, texts: Sequence[str]) -> None:
@@ -133,7 +138,7 @@ class PythonTables(Tables):
         self._engine_class = engine
         self.engines = [engine(self.config, seed=0) for _ in range(num_tables)]
         self._streams = np.zeros(num_tables, np.uint64)
-        self._seeds = [0] * num_tables
+        self._seeds = np.zeros(num_tables, np.uint64)
         self.current = np.full(num_tables, -1, np.int64)
         self._heuristic: Any = None
 
@@ -149,8 +154,8 @@ class PythonTables(Tables):
             self.engines[i].reset(seed=game_seed)
             self.current[i] = self.engines[i].current_player
 
-    def game_seed(self, table: int) -> int:
-        return self._seeds[table]
+    def game_seeds(self) -> np.ndarray:
+        return self._seeds.copy()
 
     def observe(self, tables, seats, obs, masks) -> None:
         for j, (i, seat) in enumerate(zip(tables, seats, strict=True)):
@@ -219,7 +224,6 @@ class CompiledTables(Tables):
         self.points = np.array(engine.points_by_rank, np.int64)
         self.attack = np.array([engine.attack_ranks.get(r, 0) for r in range(1, 14)], np.int64)
         self.state = np.zeros(num_tables, core.state_dtype())
-        self._buf = np.empty(self.num_actions, np.int64)
         self._mask_row = np.empty(self.num_actions, np.int8)
         if variant not in _READY:
             self._warm_up()
@@ -260,8 +264,8 @@ class CompiledTables(Tables):
         self.core.next_games(self.state, self.params, self.points,
                              np.asarray(tables, np.int64))
 
-    def game_seed(self, table: int) -> int:
-        return int(self.state["game_seed"][table])
+    def game_seeds(self) -> np.ndarray:
+        return self.state["game_seed"].copy()
 
     def observe(self, tables, seats, obs, masks) -> None:
         self.core.observe_many(self.state, self.params, self.offsets, self.scales,

@@ -87,7 +87,7 @@ def test_determinize_keeps_the_public_state_and_respects_standing_draws():
             state = np.uint64(search.determinize(
                 searcher.template.view(np.uint8), searcher.scratch,
                 searcher.scratch.view(np.uint8), searcher.params, view.seat, voids,
-                np.zeros((0, 2 * ce.CARDS), np.uint8), searcher.hidden, state))
+                np.zeros((0, 2 * ce.CARDS), np.uint8), searcher.hidden, searcher.counts, state))
             dealt = searcher.scratch[0]
             hands = dealt["hands"].reshape(ce.MAX_PLAYERS, ce.CARDS)[:2]
             assert np.array_equal(hands[view.seat],
@@ -145,7 +145,7 @@ def test_deal_from_keeps_every_card_and_takes_a_given_hand():
     search.determinize(searcher.template.view(np.uint8), searcher.scratch,
                        searcher.scratch.view(np.uint8), searcher.params, view.seat,
                        np.zeros((2, ce.CARDS + 1), np.uint8), deals, searcher.hidden,
-                       np.uint64(3))
+                       searcher.counts, np.uint64(3))
     dealt = searcher.scratch[0]
     hands = dealt["hands"].reshape(ce.MAX_PLAYERS, ce.CARDS)[:2]
     assert np.array_equal(hands[other], deals[0, other * ce.CARDS:(other + 1) * ce.CARDS])
