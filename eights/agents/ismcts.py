@@ -102,7 +102,7 @@ class ISMCTSAgent(Agent):
                  time_ms: float | None = None, exploration: float = DEFAULT_EXPLORATION,
                  infer: bool = True, prior: Agent | None = None,
                  prior_weight: float = DEFAULT_PRIOR_WEIGHT, belief: str = "uniform",
-                 core: str = "python", deals: int = 32):
+                 core: str = "python", deals: int | None = None):
         super().__init__(seed)
         if core not in CORES:
             raise ConfigError(f"ismcts: core={core!r} is not allowed; core is "
@@ -110,7 +110,8 @@ class ISMCTSAgent(Agent):
         if core == "compiled" and prior is not None:
             raise ConfigError("ismcts: core=compiled searches without a prior; a prior needs "
                               "core=python (the default)")
-        _check("deals", deals, int, 1)
+        if deals is not None:
+            _check("deals", deals, int, 1)
         if belief not in BELIEFS and belief not in MODEL_BELIEFS:
             raise ConfigError(f"ismcts: belief={belief!r} is not allowed; belief is "
                               f"{SPEC_OPTIONS['belief'][2]}")
@@ -140,7 +141,8 @@ class ISMCTSAgent(Agent):
         self._tables: dict[str, _Playout] = {}
         #: ``python`` (the engines) or ``compiled`` (:mod:`eights.vector.search`)
         self.core = core
-        #: with core=compiled and a belief: the deals it draws per decision
+        #: with core=compiled and a belief: the deals it draws in Python per decision (None:
+        #: voids weighed in compiled code every iteration, 32 for an opponent model)
         self.deals = deals
         #: table config -> its compiled search (made on first use)
         self._compiled: dict[object, object] = {}
@@ -409,7 +411,9 @@ SPEC_OPTIONS: dict[str, tuple[str, type, str]] = {
     "core": ("core", str, "where the search runs: 'python' (the engines, the default) or "
                           "'compiled' (eights.vector's numba core, crazy_eights; no prior)"),
     "deals": ("deals", int, "with core=compiled and a belief: the deals of the hidden hands "
-                            "the belief draws per decision, an integer >= 1 (default 32)"),
+                            "the belief draws in Python per decision, an integer >= 1 "
+                            "(default: 32 for belief=heuristic; belief=voids without it "
+                            "weighs every iteration's deal in compiled code)"),
     "belief": ("belief", str, f"how opponents' hidden cards are dealt: "
                               f"{' or '.join([*BELIEFS, *MODEL_BELIEFS])} (default uniform; "
                               f"voids, where a variant's deals read it: weighted by what the "

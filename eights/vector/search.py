@@ -20,11 +20,19 @@ search steps a Python engine. The algorithm is the Python agent's:
   last; after a wild card the suit held most; else draw or pass);
   **back-up** of each seat's return at the nodes it acted at.
 
+With ``belief=voids`` every iteration's deal is weighed in compiled code by
+the evidence the Python determinizer reads from the seat's history once per
+decision (:func:`evidence_rows`, :func:`weight`, :func:`deal_weighted`: the
+same weights and the same rejection sampling as
+:meth:`~eights.engines.determinizers.base.Determinizer.deal_weighted`). An
+opponent-model belief (``belief=heuristic``), or ``deals=N`` with any belief,
+draws N deals of the other hands in Python before the search instead, and
+every iteration plays one of them with the stock shuffled anew.
+
 Its randomness is its own (a SplitMix64 stream seeded from the agent's
 generator), so for a seed it is deterministic, but it plays other games than
-the Python search of the same seed. Beliefs other than ``uniform`` and a
-``prior`` stay with the Python search (the agent refuses them with
-``core=compiled``).
+the Python search of the same seed. A ``prior`` stays with the Python search
+(the agent refuses it with ``core=compiled``).
 """
 
 from __future__ import annotations
@@ -39,9 +47,15 @@ import numpy as np
 
 from ..config import ConfigError
 from ..engines import engine_class
+from ..engines.determinizers.belief import CANDIDATES, NAMED_EPS, VOID_EPS, AtMost, NamedSuit
 from . import crazy_eights as ce
 from .mt import seed as mt_seed
 from .mt import splitmix_next
+
+#: evidence row kinds (:func:`evidence_rows`)
+AT_MOST, NAMED_SUIT = 0, 1
+#: columns of an evidence row before its per-card part: kind, seat, limit or suit
+EVIDENCE_CARDS = 3
 
 #: node arrays: key (seat * actions + action), first child, next sibling, visits, availability
 K_KEY, K_CHILD, K_SIBLING, K_VISITS, K_AVAIL = range(5)
@@ -62,7 +76,74 @@ def _below(rng, n):
 
 
 @numba.njit(cache=True)
-def determinize(template_bytes, t, t_bytes, prm, seat, voids, deals, hidden, counts, rng):
+def determinize(template_bytes, t, t_bytes, prm, seat, voids, deals, evidence, hidden, counts,
+                rng):
+    """Deal ``template``'s hidden cards into ``t`` (a copy of it): one of ``deals`` where
+    a belief drew them, else :func:`deal_uniform`'s deal, weighed by ``evidence``
+    (:func:`deal_weighted`) where it holds any."""
+    if deals.shape[0] == 0 and evidence.shape[0]:
+        return deal_weighted(template_bytes, t, t_bytes, prm, seat, voids, evidence, hidden,
+                             counts, rng)
+    return deal_uniform(template_bytes, t, t_bytes, prm, seat, voids, deals, hidden, counts,
+                        rng)
+
+
+@numba.njit(cache=True)
+def deal_weighted(template_bytes, t, t_bytes, prm, seat, voids, evidence, hidden, counts, rng):
+    """A deal drawn in proportion to its weight under ``evidence``, as
+    ``Determinizer.deal_weighted`` (:mod:`eights.engines.determinizers.base`) draws one:
+    each of at most :data:`CANDIDATES` uniform deals is kept with probability its weight;
+    when none is, one of them in proportion to its weight (dealt again from the generator
+    state it was dealt from: a deal is a function of that state)."""
+    none = np.zeros((0, 0), np.uint8)
+    kept, total = rng, 0.0
+    for i in range(CANDIDATES):
+        start = rng
+        rng = deal_uniform(template_bytes, t, t_bytes, prm, seat, voids, none, hidden, counts,
+                           rng)
+        w = weight(t[0], evidence)
+        u, rng = _uniform(rng)
+        if u < w:
+            return rng
+        total += w
+        u, rng = _uniform(rng)
+        if i == 0 or (w > 0.0 and u * total < w):
+            kept = start
+    deal_uniform(template_bytes, t, t_bytes, prm, seat, voids, none, hidden, counts, kept)
+    return rng
+
+
+@numba.njit(cache=True)
+def weight(r, evidence):
+    """:func:`eights.engines.determinizers.belief.weight` of the hands in record ``r``:
+    ``VOID_EPS`` for each card a seat holds beyond an :class:`AtMost` row's limit,
+    ``NAMED_EPS`` for each card a named suit falls short of the seat's longest suit (its
+    hand with the cards it played since; 8s in no suit). Rows as :func:`evidence_rows`."""
+    w = 1.0
+    suits = np.zeros(4, np.int64)
+    for e in range(evidence.shape[0]):
+        kind, base, arg = evidence[e, 0], evidence[e, 1] * ce.CARDS, evidence[e, 2]
+        row = evidence[e, EVIDENCE_CARDS:]
+        if kind == AT_MOST:
+            held = 0
+            for c in range(ce.CARDS):
+                if row[c]:
+                    held += r.hands[base + c]
+            if held > arg:
+                w *= VOID_EPS ** (held - arg)
+        else:
+            suits[:] = 0
+            for c in range(ce.CARDS):
+                if c % 13 != 7:
+                    suits[c // 13] += r.hands[base + c] + row[c]
+            short = suits.max() - suits[arg]
+            if short:
+                w *= NAMED_EPS ** short
+    return w
+
+
+@numba.njit(cache=True)
+def deal_uniform(template_bytes, t, t_bytes, prm, seat, voids, deals, hidden, counts, rng):
     """Deal ``template``'s hidden cards into ``t`` (a copy of it): the other seats' hands
     and the stock from the cards they hold in the template, shuffled; then each seat
     with a row in ``voids`` (1 = a card it would not have drawn holding) swaps its void
@@ -205,14 +286,15 @@ def _child(nodes, parent, key):
 
 
 @numba.njit(cache=True)
-def iterate(template_bytes, t, t_bytes, prm, points, seat, voids, deals, c_explore, nodes,
+def iterate(template_bytes, t, t_bytes, prm, points, seat, voids, deals, evidence, c_explore,
+            nodes,
             rewards, size, hidden, counts, legal, buf, path, actors, returns, rng, iterations):
     """Run ``iterations`` ISMCTS iterations on the tree in ``nodes``/``rewards`` (``size``
     nodes used, node 0 the root); return the new size and generator state."""
     n_actions = ce.NUM_ACTIONS
     for _ in range(iterations):
-        rng = determinize(template_bytes, t, t_bytes, prm, seat, voids, deals, hidden, counts,
-                          rng)
+        rng = determinize(template_bytes, t, t_bytes, prm, seat, voids, deals, evidence, hidden,
+                          counts, rng)
         r = t[0]
         node = 0
         depth = 0
@@ -285,8 +367,26 @@ def root_visits(nodes, seat, out):
 _FRAMES = {"turn": ce.TURN, "suit": ce.SUIT, "after_draw": ce.AFTER_DRAW}
 #: iterations between two looks at the clock under a time budget
 _CHUNK = 16
-#: deals drawn by a belief per decision (``deals=`` of the ismcts spec)
+#: deals an opponent-model belief draws per decision unless ``deals=`` of the ismcts spec says
 DEFAULT_DEALS = 32
+
+
+def evidence_rows(evidence: Any) -> np.ndarray:
+    """The rows :func:`weight` reads, one per piece of ``evidence`` (:class:`AtMost` or
+    :class:`NamedSuit`): kind, seat, the limit or the suit named, then per card id the
+    cards the limit counts (0/1) or the copies played since the suit was named."""
+    rows = np.zeros((len(evidence), EVIDENCE_CARDS + ce.CARDS), np.int64)
+    for row, e in zip(rows, evidence, strict=True):
+        if isinstance(e, AtMost):
+            row[:EVIDENCE_CARDS] = AT_MOST, e.seat, e.most
+            row[EVIDENCE_CARDS + np.fromiter(e.cards, np.int64)] = 1
+        elif isinstance(e, NamedSuit):
+            row[:EVIDENCE_CARDS] = NAMED_SUIT, e.seat, e.suit
+            np.add.at(row, EVIDENCE_CARDS + np.asarray(e.since, np.int64), 1)
+        else:
+            raise TypeError(f"the compiled search weighs AtMost and NamedSuit evidence, "
+                            f"not {type(e).__name__}")
+    return rows
 
 
 def record_from_engine(engine: Any, records: np.ndarray, mt_value: int) -> None:
@@ -346,12 +446,14 @@ class CompiledSearch:
 
     def visit_counts(self, view: Any, rng: random.Random, simulations: int,
                      time_ms: float | None, exploration: float, infer: bool,
-                     belief: Any = None, num_deals: int = DEFAULT_DEALS) -> np.ndarray:
+                     belief: Any = None, num_deals: int | None = None) -> np.ndarray:
         """The root's visits per action after the search (the budget: ``time_ms`` if set,
-        else ``simulations`` iterations). With a ``belief`` (a name or an opponent model,
-        as ``Engine.determinize`` takes it), ``num_deals`` deals of the other hands are
-        drawn by it first (in Python, inside the time budget) and every iteration plays
-        one of them, the stock shuffled anew."""
+        else ``simulations`` iterations). With ``belief="voids"`` and no ``num_deals``,
+        every iteration's deal is weighed by the view's evidence in compiled code; with
+        another belief (an opponent model, as ``Engine.determinize`` takes it) or a
+        ``num_deals``, that many deals of the other hands (default :data:`DEFAULT_DEALS`)
+        are drawn by it first (in Python, inside the time budget) and every iteration
+        plays one of them, the stock shuffled anew."""
         started = time.perf_counter()
         game = self.engine.determinize(view, rng, infer, None)
         record_from_engine(game, self.template, rng.getrandbits(32))
@@ -363,7 +465,12 @@ class CompiledSearch:
                         voids[p, c] = 1
                     voids[p, ce.CARDS] = 1
         deals = np.zeros((0, self.n * ce.CARDS), np.uint8)
-        if belief is not None:
+        evidence = np.zeros((0, EVIDENCE_CARDS + ce.CARDS), np.int64)
+        if belief == "voids" and num_deals is None:
+            dealer = self.engine.determinizer(game, view, infer)
+            evidence = evidence_rows(dealer.evidence())
+        elif belief is not None:
+            num_deals = num_deals or DEFAULT_DEALS
             deals = np.zeros((num_deals, self.n * ce.CARDS), np.uint8)
             for k in range(num_deals):
                 dealt = self.engine.determinize(view, rng, infer, belief)
@@ -382,7 +489,8 @@ class CompiledSearch:
         def run(count: int) -> None:
             nonlocal size, state
             size, state = iterate(template_bytes, self.scratch, scratch_bytes, self.params,
-                                  self.points, view.seat, voids, deals, float(exploration),
+                                  self.points, view.seat, voids, deals, evidence,
+                                  float(exploration),
                                   nodes, rewards, size, self.hidden, self.counts, self.legal,
                                   self.buf, self.path, self.actors, self.returns, state, count)
             state = np.uint64(state)  # (numba returns a Python int: typed int64 if passed on)

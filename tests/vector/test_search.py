@@ -11,8 +11,12 @@ import eights
 from eights.agents import make_agent
 from eights.agents.ismcts import ISMCTSAgent
 from eights.config import ConfigError
+from eights.engines.determinizers import belief
 from eights.vector import crazy_eights as ce
 from eights.vector import search
+
+#: no evidence to weigh deals by (a uniform deal)
+_NO_EVIDENCE = np.zeros((0, search.EVIDENCE_CARDS + ce.CARDS), np.int64)
 
 
 def _positions(num_players: int, games: int, seed: int):
@@ -87,7 +91,8 @@ def test_determinize_keeps_the_public_state_and_respects_standing_draws():
             state = np.uint64(search.determinize(
                 searcher.template.view(np.uint8), searcher.scratch,
                 searcher.scratch.view(np.uint8), searcher.params, view.seat, voids,
-                np.zeros((0, 2 * ce.CARDS), np.uint8), searcher.hidden, searcher.counts, state))
+                np.zeros((0, 2 * ce.CARDS), np.uint8), _NO_EVIDENCE, searcher.hidden,
+                searcher.counts, state))
             dealt = searcher.scratch[0]
             hands = dealt["hands"].reshape(ce.MAX_PLAYERS, ce.CARDS)[:2]
             assert np.array_equal(hands[view.seat],
@@ -120,6 +125,64 @@ def test_refuses_a_variant_without_a_compiled_core():
         make_agent("ismcts:core=compiled", "livery_eights")
 
 
+def _evidence_positions(games: int, seed: int):
+    """(game, view, searcher, evidence) at the decisions of the seat to act whose
+    history holds evidence about the other hand."""
+    for game, view in _positions(2, games, seed):
+        if view.current_player != view.seat or len(view.legal_actions) < 2:
+            continue
+        searcher = search.CompiledSearch("crazy_eights", view.config)
+        position = game.determinize(view, random.Random(0), True, None)
+        evidence = searcher.engine.determinizer(position, view, True).evidence()
+        if evidence:
+            search.record_from_engine(position, searcher.template, 5)
+            yield position, view, searcher, evidence
+
+
+def test_the_compiled_weight_is_the_beliefs():
+    """:func:`search.weight` of a record gives :func:`belief.weight` of the same hands, for
+    every piece of void and named-suit evidence the heuristic's games show."""
+    kinds, broken = set(), 0
+    for position, view, searcher, evidence in _evidence_positions(6, 50):
+        rows = search.evidence_rows(evidence)
+        kinds.update(type(e).__name__ for e in evidence)
+        rng = random.Random(view.turn)
+        for _ in range(4):
+            dealt = type(position).determinize(view, rng, True, None)
+            search.record_from_engine(dealt, searcher.scratch, 1)
+            expected = belief.weight(evidence, dealt.state.hands, dealt.wild_rank)
+            assert search.weight(searcher.scratch[0], rows) == pytest.approx(expected)
+            broken += expected < 1
+    assert kinds == {"AtMost", "NamedSuit"} and broken
+
+
+def test_weighted_deals_follow_the_evidence():
+    """The compiled weighted deals keep the public state and weigh more, on average, than
+    uniform deals of the same positions: they follow what the history shows."""
+    uniform_total = weighted_total = 0.0
+    for _position, view, searcher, evidence in _evidence_positions(4, 60):
+        rows = search.evidence_rows(evidence)
+        other = 1 - view.seat
+        voids = np.zeros((2, ce.CARDS + 1), np.uint8)
+        no_deals = np.zeros((0, 2 * ce.CARDS), np.uint8)
+        for given, total in ((_NO_EVIDENCE, "uniform"), (rows, "weighted")):
+            state = np.uint64(7)
+            for _ in range(20):
+                state = np.uint64(search.determinize(
+                    searcher.template.view(np.uint8), searcher.scratch,
+                    searcher.scratch.view(np.uint8), searcher.params, view.seat, voids,
+                    no_deals, given, searcher.hidden, searcher.counts, state))
+                dealt = searcher.scratch[0]
+                assert dealt["hands"][other * ce.CARDS:(other + 1) * ce.CARDS].sum() == (
+                    view.hand_sizes[other])
+                w = search.weight(dealt, rows)
+                if total == "uniform":
+                    uniform_total += w
+                else:
+                    weighted_total += w
+    assert weighted_total > 1.2 * uniform_total
+
+
 @pytest.mark.parametrize("belief", ["voids", "heuristic"])
 def test_a_belief_deals_the_other_hands_from_its_own_draws(belief):
     """With a belief every iteration plays one of the deals it drew: the opponent's hands
@@ -133,6 +196,17 @@ def test_a_belief_deals_the_other_hands_from_its_own_draws(belief):
             assert set(np.flatnonzero(counts)) <= set(view.legal_actions)
 
 
+def test_voids_without_deals_weigh_every_iteration_in_compiled_code():
+    agent = make_agent("ismcts:sims=50,core=compiled,belief=voids", "crazy_eights", seed=4)
+    searched = 0
+    for _position, view, _searcher, _evidence in _evidence_positions(2, 70):
+        counts = agent.visit_counts(view)
+        assert counts.sum() == 50
+        assert set(np.flatnonzero(counts)) <= set(view.legal_actions)
+        searched += 1
+    assert searched
+
+
 def test_deal_from_keeps_every_card_and_takes_a_given_hand():
     _game, view = next((g, v) for g, v in _positions(2, 1, 40) if len(v.legal_actions) > 2)
     searcher = search.CompiledSearch("crazy_eights", view.config)
@@ -144,8 +218,8 @@ def test_deal_from_keeps_every_card_and_takes_a_given_hand():
     np.add.at(deals[0], other * ce.CARDS + np.asarray(position.state.hands[other]), 1)
     search.determinize(searcher.template.view(np.uint8), searcher.scratch,
                        searcher.scratch.view(np.uint8), searcher.params, view.seat,
-                       np.zeros((2, ce.CARDS + 1), np.uint8), deals, searcher.hidden,
-                       searcher.counts, np.uint64(3))
+                       np.zeros((2, ce.CARDS + 1), np.uint8), deals, _NO_EVIDENCE,
+                       searcher.hidden, searcher.counts, np.uint64(3))
     dealt = searcher.scratch[0]
     hands = dealt["hands"].reshape(ce.MAX_PLAYERS, ce.CARDS)[:2]
     assert np.array_equal(hands[other], deals[0, other * ce.CARDS:(other + 1) * ce.CARDS])
