@@ -363,6 +363,9 @@ MEASUREMENTS: dict[str, tuple[str, str, Callable[..., Row], dict[str, Any]]] = {
     "crazier_aec_2p": ("eights AEC crazier_eights_v2", "2", row_aec,
                        {"env_name": "crazier_eights_v2"}),
     "vector_2p": (f"eights.vector crazy_eights, {VECTOR_TABLES} tables", "2", row_vector, {}),
+    # every compiled core has a vector row: the same row maker, its variant named
+    "livery_vector_2p": (f"eights.vector livery_eights, {VECTOR_TABLES} tables", "2",
+                         row_vector, {"variant": "livery_eights"}),
     "vector_learner_2p": (f"eights.vector.make vs heuristic, {VECTOR_TABLES} tables", "2",
                           row_vector_learner, {}),
     "openspiel_2p": ("OpenSpiel crazy_eights + obs tensor", "2", row_openspiel, {}),

@@ -1,19 +1,21 @@
-"""The compiled crazy_eights core against the Python engine, game for game, at full size.
+"""The compiled cores against the Python engines, game for game, at full size.
 
 ``eights.vector`` has two implementations of its tables: :class:`CompiledTables`
-(a numba rewrite of the rules) and :class:`PythonTables` (one
+(a numba rewrite of a variant's rules) and :class:`PythonTables` (one
 ``eights.engines`` engine per table, the reference). Dealt from the same
 seeds and given the same actions they must play the same games, so this
 script plays them side by side and, at every decision, compares the seat to
 act, every seat's observation and legal mask (bit for bit), the rewards, the
 end flags and the heuristic's choice. A rewrite of rules drifts in the rare
 corners (a reshuffle in the middle of a King's draw, a blocked table, a match
-hand ending in a forced move), which only many games reach: the unit test
-(``tests/vector/test_crazy_eights.py``) runs a few hundred games per config
-from this module, this script the full count::
+hand ending in a forced move, a challenge that empties the stock), which only
+many games reach: the unit tests (``tests/vector/test_<variant>.py``) run a
+few hundred games per config from this module, this script the full count,
+for each variant with a compiled core (:data:`CONFIGS`)::
 
     .venv/bin/python scripts/vector_differential.py                  # 10,000 games per config
     .venv/bin/python scripts/vector_differential.py --games 500 --configs default 8p
+    .venv/bin/python scripts/vector_differential.py --variant livery_eights
 
 It prints the games and decisions compared per config, and the first
 mismatch with what replays it (the table's game seed and its actions); the
@@ -35,26 +37,71 @@ import numpy as np
 
 from eights.vector import CompiledTables, PythonTables
 
-VARIANT = "crazy_eights"
+#: the variant compared when none is named
+DEFAULT_VARIANT = "crazy_eights"
 
-#: the option configs compared: the defaults, then the corners of the rules each one reaches
-CONFIGS: dict[str, dict[str, Any]] = {
-    "default": {},
-    "3p": {"num_players": 3},
-    "5p_1deck_5cards": {"num_players": 5, "num_decks": 1, "hand_size": 5},
-    "match_score": {"match": True, "target_score": 100, "reward": "score"},
-    "keep_king4_3decks": {"may_keep_drawn_card": True, "king_draw": 4, "num_decks": 3},
-    "max_turns_30": {"max_turns": 30},
-    # a 1-deck stock of 11 cards: reshuffles every few turns, Kings drawing across them, the
-    # pass forced when nothing can be drawn (a blocked hand cannot happen: with the stock
-    # empty and one card on the pile, every other 8 is in somebody's hand)
-    "2p_1deck_20cards": {"num_players": 2, "num_decks": 1, "hand_size": 20},
-    "8p": {"num_players": 8},
-    # the last card's play: one-card hands (never over before a decision: the last card
-    # goes out only when it is playable, and then drawing is legal too)
-    "hand_size_1": {"hand_size": 1},
-    # games over before any decision: a forced first draw reaches the turn limit
-    "max_turns_1": {"hand_size": 1, "max_turns": 1},
+#: per variant, the option configs compared: the defaults, then the corners of the rules
+#: each one reaches
+CONFIGS: dict[str, dict[str, dict[str, Any]]] = {
+    "crazy_eights": {
+        "default": {},
+        "3p": {"num_players": 3},
+        "5p_1deck_5cards": {"num_players": 5, "num_decks": 1, "hand_size": 5},
+        "match_score": {"match": True, "target_score": 100, "reward": "score"},
+        "keep_king4_3decks": {"may_keep_drawn_card": True, "king_draw": 4, "num_decks": 3},
+        "max_turns_30": {"max_turns": 30},
+        # a 1-deck stock of 11 cards: reshuffles every few turns, Kings drawing across them,
+        # the pass forced when nothing can be drawn (a blocked hand cannot happen: with the
+        # stock empty and one card on the pile, every other 8 is in somebody's hand)
+        "2p_1deck_20cards": {"num_players": 2, "num_decks": 1, "hand_size": 20},
+        "8p": {"num_players": 8},
+        # the last card's play: one-card hands (never over before a decision: the last card
+        # goes out only when it is playable, and then drawing is legal too)
+        "hand_size_1": {"hand_size": 1},
+        # games over before any decision: a forced first draw reaches the turn limit
+        "max_turns_1": {"hand_size": 1, "max_turns": 1},
+    },
+    "livery_eights": {
+        "default": {},
+        "3p": {"num_players": 3},
+        "5p": {"num_players": 5},
+        # a stock of 11 cards: missed turns on the empty stock, blocked hands, pick-ups and
+        # penalties cut short
+        "8p": {"num_players": 8},
+        "match": {"match": True},
+        "match_score_3p": {"match": True, "match_games": 3, "reward": "score",
+                           "num_players": 3},
+        # the stock rebuilt, in the middle of a pick-up of 2s or a penalty too
+        "reshuffle_4p_10cards": {"reshuffle_empty_stock": True, "num_players": 4,
+                                 "hand_size": 10},
+        "reshuffle_empty_stock": {"reshuffle_empty_stock": True},
+        "loose_twos": {"must_stack_twos": False},
+        "penalty_0": {"last_card_penalty": 0},
+        "penalty_4_3p": {"last_card_penalty": 4, "num_players": 3},
+        # the score reward of a single game: minus each hand's distance from the mean
+        "2decks_4p_score": {"num_decks": 2, "num_players": 4, "reward": "score"},
+        # the deal leaves a 3-card stock: empty at once, blocked tables
+        "8p_6cards": {"num_players": 8, "hand_size": 6},
+        "2p_20cards": {"hand_size": 20},
+        # four copies of every card (in hands, on the pile, stacked 2s of one id) and a
+        # 47-card stock rebuilt
+        "4decks_8p_20cards_reshuffle": {"num_decks": 4, "num_players": 8, "hand_size": 20,
+                                        "reshuffle_empty_stock": True},
+        "max_turns_10": {"max_turns": 10},
+        # one-card hands: going out on a forced first play, games over before any decision
+        "hand_size_1": {"hand_size": 1},
+        "max_turns_1": {"hand_size": 1, "max_turns": 1},
+    },
+}
+
+#: per variant, the events counted as the rule corners its games reached (name -> kind)
+CORNER_EVENTS: dict[str, dict[str, str]] = {
+    "crazy_eights": {"reshuffles": "reshuffle"},
+    "livery_eights": {"reshuffles": "reshuffle", "missed_turns": "pass",
+                      "pick_ups": "pick_up", "challenges": "challenge",
+                      "no_challenges": "no_challenge", "calls": "last_card",
+                      "silent": "no_call", "starter_8s": "starter_to_bottom",
+                      "skips": "skip", "reverses": "reverse"},
 }
 
 #: the share of decisions played by the heuristic (whose choice is compared too)
@@ -83,26 +130,31 @@ def _feature_at(offsets: dict[str, int], index: int) -> str:
     return f"{name}[{index - offsets[name]}]"
 
 
-def _game_counts(engine: Any, decisions: int) -> Counter:
+def _game_counts(engine: Any, decisions: int, variant: str) -> Counter:
+    """What one ended game reached: its end, its hands, and the variant's rule corners
+    (:data:`CORNER_EVENTS`), from the Python engine's event log."""
     log = engine.events
     kinds = Counter(event.kind for event in log)
     blocked = sum(1 for event in log if event.kind == "hand_over" and event.arg)
-    return Counter({"terminated": int(engine.terminated), "truncated": int(engine.truncated),
-                    "reshuffles": kinds["reshuffle"], "blocked_hands": blocked,
-                    "hands": kinds["deal"], "no_decision": int(not decisions)})
+    counts = Counter({"terminated": int(engine.terminated), "truncated": int(engine.truncated),
+                      "blocked_hands": blocked, "hands": kinds["deal"],
+                      "no_decision": int(not decisions)})
+    for name, kind in CORNER_EVENTS.get(variant, {"reshuffles": "reshuffle"}).items():
+        counts[name] = kinds[kind]
+    return counts
 
 
-def compare(options: dict[str, Any], games: int, *, num_tables: int = 8, seed: int = 0,
-            heuristic_share: float = HEURISTIC_SHARE,
+def compare(options: dict[str, Any], games: int, *, variant: str = DEFAULT_VARIANT,
+            num_tables: int = 8, seed: int = 0, heuristic_share: float = HEURISTIC_SHARE,
             progress: Callable[[Result], None] | None = None) -> Result:
-    """Play ``games`` games of ``VARIANT`` with ``options`` on Python and compiled tables
+    """Play ``games`` games of ``variant`` with ``options`` on Python and compiled tables
     side by side (``num_tables`` each, reset with ``seed``; a table deals its next game
     while games are left), random legal actions from ``random.Random(seed)`` and the
     heuristic's for ``heuristic_share`` of them; raise :class:`Mismatch` at the first
     difference. ``progress`` is called with the result so far after every ended game."""
     num_tables = max(1, min(num_tables, games))
-    python = PythonTables(VARIANT, num_tables, **options)
-    compiled = CompiledTables(VARIANT, num_tables, **options)
+    python = PythonTables(variant, num_tables, **options)
+    compiled = CompiledTables(variant, num_tables, **options)
     n, size, num_actions = python.num_players, python.observation_size, python.num_actions
     offsets = python.encoder.offsets
     if compiled.observation_size != size or compiled.num_actions != num_actions:
@@ -123,9 +175,9 @@ def compare(options: dict[str, Any], games: int, *, num_tables: int = 8, seed: i
 
     def fail(table: int, what: str, python_value: Any, compiled_value: Any) -> Mismatch:
         return Mismatch(
-            f"{VARIANT} {options}: {what} differs at table {table} after "
+            f"{variant} {options}: {what} differs at table {table} after "
             f"{len(played[table])} actions; python {python_value!r}, compiled "
-            f"{compiled_value!r}. Replay: engine_class({VARIANT!r}).Config.from_options("
+            f"{compiled_value!r}. Replay: engine_class({variant!r}).Config.from_options("
             f"**{options}), the engine reset(seed={python.game_seed(table)}), then the "
             f"actions {played[table]}")
 
@@ -160,7 +212,7 @@ def compare(options: dict[str, Any], games: int, *, num_tables: int = 8, seed: i
         for i in over:
             counted[i] = True
             result.games += 1
-            result.counts.update(_game_counts(python.engines[i], len(played[i])))
+            result.counts.update(_game_counts(python.engines[i], len(played[i]), variant))
             if progress is not None:
                 progress(result)
         redeal = over[: games - started]
@@ -198,18 +250,28 @@ def compare(options: dict[str, Any], games: int, *, num_tables: int = 8, seed: i
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", choices=list(CONFIGS), default=DEFAULT_VARIANT,
+                        help=f"the compiled core compared (default {DEFAULT_VARIANT})")
     parser.add_argument("--games", type=int, default=10_000, help="games per config")
-    parser.add_argument("--configs", nargs="+", choices=list(CONFIGS), default=list(CONFIGS),
-                        metavar="NAME", help=f"configs to compare: {', '.join(CONFIGS)}")
+    parser.add_argument("--configs", nargs="+", metavar="NAME",
+                        help="configs to compare (default: all of the variant's): "
+                             + "; ".join(f"{v}: {', '.join(c)}" for v, c in CONFIGS.items()))
     parser.add_argument("--tables", type=int, default=8, help="tables played side by side")
     parser.add_argument("--seed", type=int, default=0, help="the tables' reset seed")
     parser.add_argument("--every", type=int, default=1000,
                         help="print progress every this many games")
     args = parser.parse_args(argv)
+    configs = CONFIGS[args.variant]
+    names = args.configs or list(configs)
+    unknown = [name for name in names if name not in configs]
+    if unknown:
+        parser.error(f"{args.variant} has no config {', '.join(unknown)}; its configs: "
+                     f"{', '.join(configs)}")
     total = Result()
-    for name in args.configs:
-        options = CONFIGS[name]
-        print(f"{name} {options}: {args.games} games on {args.tables} tables", flush=True)
+    for name in names:
+        options = configs[name]
+        print(f"{args.variant} {name} {options}: {args.games} games on {args.tables} tables",
+              flush=True)
         start = time.process_time()
 
         def progress(result: Result, name: str = name, start: float = start) -> None:
@@ -218,8 +280,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                       f"{time.process_time() - start:.1f} CPU s", flush=True)
 
         try:
-            result = compare(options, args.games, num_tables=args.tables, seed=args.seed,
-                             progress=progress)
+            result = compare(options, args.games, variant=args.variant,
+                             num_tables=args.tables, seed=args.seed, progress=progress)
         except Mismatch as err:
             print(f"MISMATCH in {name}: {err}", flush=True)
             return 1
@@ -231,7 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         total.games += result.games
         total.decisions += result.decisions
     print(f"all identical: {total.games} games, {total.decisions} decisions over "
-          f"{len(args.configs)} configs")
+          f"{len(names)} {args.variant} configs")
     return 0
 
 

@@ -138,7 +138,7 @@ class ISMCTSAgent(Agent):
         #: variant -> the opponent model a model belief deals by
         self._models: dict[str, object] = {}
         #: variant -> what the playout policy knows of each action id
-        self._tables: dict[str, _Playout] = {}
+        self._tables: dict[str, Playout] = {}
         #: ``python`` (the engines) or ``compiled`` (:mod:`eights.vector.search`)
         self.core = core
         #: with core=compiled and a belief: the deals it draws in Python per decision (None:
@@ -230,7 +230,7 @@ class ISMCTSAgent(Agent):
             model = self._models[variant] = make(variant)
         return model
 
-    def _iterate(self, root: _Node, game: Engine, table: _Playout) -> None:
+    def _iterate(self, root: _Node, game: Engine, table: Playout) -> None:
         """One iteration on one determinization: select, expand, roll out, back up."""
         if self.prior is None:
             path, actors = self._descend(root, game, table)
@@ -243,7 +243,7 @@ class ISMCTSAgent(Agent):
             node.reward += returns[seat]
 
     def _descend(self, root: _Node, game: Engine,
-                 table: _Playout) -> tuple[list[_Node], list[int]]:
+                 table: Playout) -> tuple[list[_Node], list[int]]:
         """Select with availability-UCB until an untried action, expand it; the path taken."""
         width = len(game.actions)
         node = root
@@ -305,7 +305,7 @@ class ISMCTSAgent(Agent):
         return path, actors
 
     def _expand(self, game: Engine, children: dict[int, _Node], base: int,
-                legal: tuple[int, ...], table: _Playout) -> tuple[int, _Node] | None:
+                legal: tuple[int, ...], table: Playout) -> tuple[int, _Node] | None:
         """Add a child for an untried legal action, or None when all are tried.
 
         The untried action is the one the playout policy would pick among
@@ -343,12 +343,12 @@ class ISMCTSAgent(Agent):
         assert best is not None
         return best_action, best
 
-    def _rollout(self, game: Engine, table: _Playout) -> None:
+    def _rollout(self, game: Engine, table: Playout) -> None:
         """Finish the game fast with the playout policy (module docstring, step 4)."""
         while not game.game_over:
             game.step(self._playout_action(game, game.legal_actions(), table))
 
-    def _playout_action(self, game: Engine, actions: Sequence[int], table: _Playout) -> int:
+    def _playout_action(self, game: Engine, actions: Sequence[int], table: Playout) -> int:
         """The playout policy's pick among ``actions`` (all legal now in ``game``).
 
         A random card play, wild cards only when no other card is among
@@ -367,15 +367,15 @@ class ISMCTSAgent(Agent):
                     return a
         return actions[0]
 
-    def _playout_table(self, variant: str, engine: type[Engine]) -> _Playout:
+    def _playout_table(self, variant: str, engine: type[Engine]) -> Playout:
         """Per action id: plays a card, plays a wild card, names which suit (once per variant)."""
         table = self._tables.get(variant)
         if table is None:
-            table = self._tables[variant] = _playout_table(engine)
+            table = self._tables[variant] = playout_table(engine)
         return table
 
 
-class _Playout(NamedTuple):
+class Playout(NamedTuple):
     """What the playout policy needs to know of each action id, read from the notation."""
 
     plays: tuple[bool, ...]
@@ -383,7 +383,7 @@ class _Playout(NamedTuple):
     suit_of: tuple[int, ...]
 
 
-def _playout_table(engine: type[Engine]) -> _Playout:
+def playout_table(engine: type[Engine]) -> Playout:
     """``play <card>`` actions, those whose card has the engine's ``wild_rank``, and the
     actions that name a suit or colour (``suit X``, ``colour X``)."""
     wild_rank = getattr(engine, "wild_rank", None)
@@ -395,7 +395,7 @@ def _playout_table(engine: type[Engine]) -> _Playout:
         plays.append(is_play)
         wild.append(is_play and len(words) == 2 and cards.rank[cards.parse(words[1])] == wild_rank)
         suit_of.append(cards.colour_codes.index(words[1]) if words[0] in SUIT_VERBS else -1)
-    return _Playout(tuple(plays), tuple(wild), tuple(suit_of))
+    return Playout(tuple(plays), tuple(wild), tuple(suit_of))
 
 
 # ---------------------------------------------------------------------- specs
@@ -409,7 +409,8 @@ SPEC_OPTIONS: dict[str, tuple[str, type, str]] = {
                             "the table) or a model (a shipped name or a file); none by default"),
     "cp": ("prior_weight", float, "PUCT's constant with a prior, a number >= 0 (default 2)"),
     "core": ("core", str, "where the search runs: 'python' (the engines, the default) or "
-                          "'compiled' (eights.vector's numba core, crazy_eights; no prior)"),
+                          "'compiled' (eights.vector's numba cores: crazy_eights, "
+                          "livery_eights; no prior)"),
     "deals": ("deals", int, "with core=compiled and a belief: the deals of the hidden hands "
                             "the belief draws in Python per decision, an integer >= 1 "
                             "(default: 32 for belief=heuristic; belief=voids without it "

@@ -23,12 +23,17 @@ pending (the game is over).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numba
 import numpy as np
 
 from .mt import randbelow, seed, shuffle, splitmix_next
+from .records import fill_pile_record
 
 TURN, SUIT, AFTER_DRAW, NONE = 0, 1, 2, -1
+#: the engine's frame kinds in :data:`TURN`... order
+FRAMES = ("turn", "suit", "after_draw")
 PLAY_SUIT0, DRAW, PASS = 52, 56, 57
 NUM_ACTIONS = 58
 CARDS = 52
@@ -629,6 +634,14 @@ def returns_many(tables, prm, which, out):
         returns(tables[which[j]], prm, out[j])
 
 
+def constants(engine, config):
+    """The engine's declarations the core reads: the card points by rank (the rules:
+    scores, blocked hands) and the attack weights by rank (the heuristic)."""
+    points = np.array(engine.points_by_rank, np.int64)
+    attack = np.array([engine.attack_ranks.get(r, 0) for r in range(1, 14)], np.int64)
+    return points, attack
+
+
 def compile_config(engine, config, encoder):
     """The config as the core's integer parameters, the encoder's offsets in
     :data:`FEATURES` order, and the float scales the encoder uses (read from the
@@ -652,3 +665,13 @@ def compile_config(engine, config, encoder):
                        1.0 / config.target_score, np.float32(1.0 / config.num_decks)],
                       np.float64)
     return params, offsets, scales
+
+
+def record_from_engine(engine: Any, records: np.ndarray, mt_value: int) -> None:
+    """Write a Python ``CrazyEightsGame``'s position into ``records[0]`` (its reshuffles
+    drawn from a Mersenne Twister seeded ``mt_value``): the compiled search's start."""
+    fill_pile_record(engine, records, mt_value)
+    frame = engine.state.agenda[-1]
+    records["frame"][0] = FRAMES.index(frame.kind)
+    records["frame_seat"][0] = frame.seat
+    records["frame_card"][0] = frame.args[0] if frame.kind == "after_draw" else -1

@@ -48,14 +48,20 @@ import numpy as np
 from ..config import ConfigError
 from ..engines import engine_class
 from ..engines.determinizers.belief import CANDIDATES, NAMED_EPS, VOID_EPS, AtMost, NamedSuit
+from . import cores
 from . import crazy_eights as ce
-from .mt import seed as mt_seed
 from .mt import splitmix_next
 
 #: evidence row kinds (:func:`evidence_rows`)
 AT_MOST, NAMED_SUIT = 0, 1
 #: columns of an evidence row before its per-card part: kind, seat, limit or suit
 EVIDENCE_CARDS = 3
+
+#: what an action id is to the playout policy (:func:`playout_kinds`): another action, a
+#: card play, a wild card's play; ``NAMES_SUIT + s`` names suit (colour) ``s``
+OTHER, PLAYS, PLAYS_WILD, NAMES_SUIT = 0, 1, 2, 10
+#: the card ids of the compiled cores' standard deck
+CARDS = 52
 
 #: node arrays: key (seat * actions + action), first child, next sibling, visits, availability
 K_KEY, K_CHILD, K_SIBLING, K_VISITS, K_AVAIL = range(5)
@@ -122,18 +128,18 @@ def weight(r, evidence):
     w = 1.0
     suits = np.zeros(4, np.int64)
     for e in range(evidence.shape[0]):
-        kind, base, arg = evidence[e, 0], evidence[e, 1] * ce.CARDS, evidence[e, 2]
+        kind, base, arg = evidence[e, 0], evidence[e, 1] * CARDS, evidence[e, 2]
         row = evidence[e, EVIDENCE_CARDS:]
         if kind == AT_MOST:
             held = 0
-            for c in range(ce.CARDS):
+            for c in range(CARDS):
                 if row[c]:
                     held += r.hands[base + c]
             if held > arg:
                 w *= VOID_EPS ** (held - arg)
         else:
             suits[:] = 0
-            for c in range(ce.CARDS):
+            for c in range(CARDS):
                 if c % 13 != 7:
                     suits[c // 13] += r.hands[base + c] + row[c]
             short = suits.max() - suits[arg]
@@ -150,16 +156,16 @@ def deal_uniform(template_bytes, t, t_bytes, prm, seat, voids, deals, hidden, co
     cards, its last dealt card spared, for random stock cards outside its void."""
     t_bytes[:] = template_bytes
     r = t[0]
-    n = prm[ce.P_PLAYERS]
+    n = voids.shape[0]
     count = 0
     for p in range(n):
         if p == seat:
             continue
-        for c in range(ce.CARDS):
-            for _ in range(r.hands[p * ce.CARDS + c]):
+        for c in range(CARDS):
+            for _ in range(r.hands[p * CARDS + c]):
                 hidden[count] = c
                 count += 1
-            r.hands[p * ce.CARDS + c] = 0
+            r.hands[p * CARDS + c] = 0
     for i in range(r.stock_len):
         hidden[count] = r.stock[i]
         count += 1
@@ -176,18 +182,18 @@ def deal_uniform(template_bytes, t, t_bytes, prm, seat, voids, deals, hidden, co
             continue
         for _ in range(r.hand_len[p]):
             c = hidden[pos]
-            r.hands[p * ce.CARDS + c] += 1
+            r.hands[p * CARDS + c] += 1
             last[p] = c
             pos += 1
     r.stock_len = count - pos
     for i in range(r.stock_len):
         r.stock[i] = hidden[pos + i]
     for p in range(n):
-        if p == seat or voids[p, ce.CARDS] == 0:  # column CARDS: the seat has a void at all
+        if p == seat or voids[p, CARDS] == 0:  # column CARDS: the seat has a void at all
             continue
         spared = False
-        for c in range(ce.CARDS):
-            k = r.hands[p * ce.CARDS + c]
+        for c in range(CARDS):
+            k = r.hands[p * CARDS + c]
             if not k or not voids[p, c]:
                 continue
             for _ in range(k):
@@ -207,8 +213,8 @@ def deal_uniform(template_bytes, t, t_bytes, prm, seat, voids, deals, hidden, co
                     if not voids[p, x]:
                         if pick == 0:
                             r.stock[i] = c
-                            r.hands[p * ce.CARDS + c] -= 1
-                            r.hands[p * ce.CARDS + x] += 1
+                            r.hands[p * CARDS + c] -= 1
+                            r.hands[p * CARDS + x] += 1
                             break
                         pick -= 1
     off, rng = _below(rng, 624)  # the reshuffles of this deal start elsewhere in the stream
@@ -220,21 +226,21 @@ def deal_uniform(template_bytes, t, t_bytes, prm, seat, voids, deals, hidden, co
 def _deal_from(r, prm, seat, deals, hidden, count, counts, rng):
     """The other hands of one of ``deals`` (picked at random), the rest of the ``count``
     hidden cards in ``hidden`` shuffled into the stock."""
-    n = prm[ce.P_PLAYERS]
+    n = deals.shape[1] // CARDS
     k, rng = _below(rng, deals.shape[0])
-    left = counts[: ce.CARDS]  # (scratch)
+    left = counts[: CARDS]  # (scratch)
     left[:] = 0
     for i in range(count):
         left[hidden[i]] += 1
     for p in range(n):
         if p == seat:
             continue
-        for c in range(ce.CARDS):
-            m = deals[k, p * ce.CARDS + c]
-            r.hands[p * ce.CARDS + c] = m
+        for c in range(CARDS):
+            m = deals[k, p * CARDS + c]
+            r.hands[p * CARDS + c] = m
             left[c] -= m
     size = 0
-    for c in range(ce.CARDS):
+    for c in range(CARDS):
         for _ in range(left[c]):
             r.stock[size] = c
             size += 1
@@ -248,29 +254,30 @@ def _deal_from(r, prm, seat, deals, hidden, count, counts, rng):
 
 
 @numba.njit(cache=True)
-def _playout_action(r, prm, legal, k, rng):
-    """The playout policy's pick among ``legal[:k]``."""
+def _playout_action(r, kinds, legal, k, rng):
+    """The playout policy's pick among ``legal[:k]`` (the Python search's
+    ``_playout_action``): a random card play, wild cards only when no other card is among
+    them; else the suit the chooser holds most, when suits are named; else the first
+    action. ``kinds`` says per action id what it is (:func:`playout_kinds`)."""
     plain, wild = 0, 0
     for i in range(k):
-        a = legal[i]
-        if a < ce.CARDS:
-            if a % 13 == 7:
-                wild += 1
-            else:
-                plain += 1
+        kind = kinds[legal[i]]
+        if kind == PLAYS:
+            plain += 1
+        elif kind == PLAYS_WILD:
+            wild += 1
     if plain or wild:
-        want_wild = plain == 0
-        pick, rng = _below(rng, wild if want_wild else plain)
+        want = PLAYS if plain else PLAYS_WILD
+        pick, rng = _below(rng, plain or wild)
         for i in range(k):
-            a = legal[i]
-            if a < ce.CARDS and (a % 13 == 7) == want_wild:
+            if kinds[legal[i]] == want:
                 if pick == 0:
-                    return a, rng
+                    return legal[i], rng
                 pick -= 1
-    if legal[0] >= ce.PLAY_SUIT0 and legal[0] < ce.DRAW:
-        best = ce.best_suit(r, r.current)
+    if kinds[legal[0]] >= NAMES_SUIT:
+        best = NAMES_SUIT + ce.best_suit(r, r.current)
         for i in range(k):  # the suit held most, if it is among the actions given
-            if legal[i] == ce.PLAY_SUIT0 + best:
+            if kinds[legal[i]] == best:
                 return legal[i], rng
     return legal[0], rng
 
@@ -286,12 +293,12 @@ def _child(nodes, parent, key):
 
 
 @numba.njit(cache=True)
-def iterate(template_bytes, t, t_bytes, prm, points, seat, voids, deals, evidence, c_explore,
-            nodes,
-            rewards, size, hidden, counts, legal, buf, path, actors, returns, rng, iterations):
+def iterate(template_bytes, t, t_bytes, prm, rules, kinds, seat, voids, deals, evidence,
+            c_explore, nodes, rewards, size, hidden, counts, legal, buf, path, actors, returns,
+            rng, iterations):
     """Run ``iterations`` ISMCTS iterations on the tree in ``nodes``/``rewards`` (``size``
     nodes used, node 0 the root); return the new size and generator state."""
-    n_actions = ce.NUM_ACTIONS
+    n_actions = legal.shape[0]
     for _ in range(iterations):
         rng = determinize(template_bytes, t, t_bytes, prm, seat, voids, deals, evidence, hidden,
                           counts, rng)
@@ -302,14 +309,14 @@ def iterate(template_bytes, t, t_bytes, prm, points, seat, voids, deals, evidenc
         while r.current >= 0 and not expanded:
             actor = r.current
             base = actor * n_actions
-            k = ce.legal_actions(r, prm, legal)
+            k = cores.legal_actions(r, prm, legal)
             untried = 0
             for i in range(k):
                 if _child(nodes, node, base + legal[i]) < 0:
                     buf[untried] = legal[i]
                     untried += 1
             if untried:
-                action, rng = _playout_action(r, prm, buf, untried, rng)
+                action, rng = _playout_action(r, kinds, buf, untried, rng)
                 for i in range(k):
                     sibling = _child(nodes, node, base + legal[i])
                     if sibling >= 0:
@@ -334,16 +341,16 @@ def iterate(template_bytes, t, t_bytes, prm, points, seat, voids, deals, evidenc
                         np.log(nodes[c, K_AVAIL]) / visits)
                     if value > best_value:
                         best_value, child, action = value, c, legal[i]
-            ce.step(r, prm, points, action, buf)
+            cores.step(r, prm, rules, action, buf)
             path[depth] = child
             actors[depth] = actor
             depth += 1
             node = child
         while r.current >= 0:  # the rollout
-            k = ce.legal_actions(r, prm, legal)
-            action, rng = _playout_action(r, prm, legal, k, rng)
-            ce.step(r, prm, points, action, buf)
-        ce.returns(r, prm, returns)
+            k = cores.legal_actions(r, prm, legal)
+            action, rng = _playout_action(r, kinds, legal, k, rng)
+            cores.step(r, prm, rules, action, buf)
+        cores.returns(r, prm, returns)
         for i in range(depth):
             nodes[path[i], K_VISITS] += 1
             rewards[path[i]] += returns[actors[i]]
@@ -357,14 +364,12 @@ def root_visits(nodes, seat, out):
     c = nodes[0, K_CHILD]
     while c >= 0:
         key = nodes[c, K_KEY]
-        if key // ce.NUM_ACTIONS == seat:
-            out[key % ce.NUM_ACTIONS] = nodes[c, K_VISITS]
+        if key // out.shape[0] == seat:
+            out[key % out.shape[0]] = nodes[c, K_VISITS]
         c = nodes[c, K_SIBLING]
 
 
 # ---------------------------------------------------------------- the Python side
-#: frame kind of the Python engine -> the core's
-_FRAMES = {"turn": ce.TURN, "suit": ce.SUIT, "after_draw": ce.AFTER_DRAW}
 #: iterations between two looks at the clock under a time budget
 _CHUNK = 16
 #: deals an opponent-model belief draws per decision unless ``deals=`` of the ismcts spec says
@@ -375,7 +380,7 @@ def evidence_rows(evidence: Any) -> np.ndarray:
     """The rows :func:`weight` reads, one per piece of ``evidence`` (:class:`AtMost` or
     :class:`NamedSuit`): kind, seat, the limit or the suit named, then per card id the
     cards the limit counts (0/1) or the copies played since the suit was named."""
-    rows = np.zeros((len(evidence), EVIDENCE_CARDS + ce.CARDS), np.int64)
+    rows = np.zeros((len(evidence), EVIDENCE_CARDS + CARDS), np.int64)
     for row, e in zip(rows, evidence, strict=True):
         if isinstance(e, AtMost):
             row[:EVIDENCE_CARDS] = AT_MOST, e.seat, e.most
@@ -389,56 +394,46 @@ def evidence_rows(evidence: Any) -> np.ndarray:
     return rows
 
 
-def record_from_engine(engine: Any, records: np.ndarray, mt_value: int) -> None:
-    """Write a Python ``CrazyEightsGame``'s position into ``records[0]`` (its reshuffles
-    drawn from a Mersenne Twister seeded ``mt_value``)."""
-    s = engine.state
-    n = engine.num_players
-    records[0] = np.zeros((), records.dtype)
-    rec = records[0]
-    for p, hand in enumerate(s.hands):
-        np.add.at(rec["hands"], p * ce.CARDS + np.asarray(hand, np.int64), 1)
-        rec["hand_len"][p] = len(hand)
-    rec["stock"][: len(s.stock)] = s.stock
-    records["stock_len"][0] = len(s.stock)
-    rec["pile"][: len(s.piles[0])] = s.piles[0]
-    records["pile_len"][0] = len(s.piles[0])
-    rec["pile_counts"][:] = np.frombuffer(bytes(s.pile_counts[0]), np.uint8)[: ce.CARDS]
-    records["suit"][0] = s.suits[0]
-    frame = s.agenda[-1]
-    records["frame"][0], records["frame_seat"][0] = _FRAMES[frame.kind], frame.seat
-    records["frame_card"][0] = frame.args[0] if frame.kind == "after_draw" else -1
-    records["current"][0] = engine.current_player
-    records["direction"][0], records["stuck"][0] = s.direction, s.stuck
-    records["first"][0], records["hand_number"][0] = s.first, s.hand_number
-    rec["scores"][:n], rec["drew_suit"][:n], rec["drew_rank"][:n] = (
-        s.scores, s.drew_suit, s.drew_rank)
-    records["turn"][0] = engine.turn
-    records["mti"][0] = mt_seed(records["mt"][0], mt_value)
+def playout_kinds(engine: Any) -> np.ndarray:
+    """Per action id of ``engine``, what :func:`_playout_action` reads: :data:`PLAYS`,
+    :data:`PLAYS_WILD`, ``NAMES_SUIT + s`` or :data:`OTHER`, from the Python search's own
+    reading of the notation (:func:`~eights.agents.ismcts.playout_table`)."""
+    from ..agents.ismcts import playout_table
+
+    table = playout_table(engine)
+    kinds = np.full(len(table.plays), OTHER, np.int64)
+    for a, (plays, wild, suit) in enumerate(zip(*table, strict=True)):
+        if plays:
+            kinds[a] = PLAYS_WILD if wild else PLAYS
+        elif suit >= 0:
+            kinds[a] = NAMES_SUIT + suit
+    return kinds
 
 
 class CompiledSearch:
     """ISMCTS for one table config on the compiled core; see the module docstring."""
 
     def __init__(self, variant: str, config: Any) -> None:
-        if variant != "crazy_eights":
-            raise ConfigError(f"ismcts: core=compiled searches crazy_eights only; {variant!r} "
-                              f"has no compiled core (use core=python, the default)")
-        from .tables import CompiledTables
+        from .tables import COMPILED, CompiledTables
 
+        if variant not in COMPILED:
+            raise ConfigError(f"ismcts: core=compiled searches {', '.join(COMPILED)}; "
+                              f"{variant!r} has no compiled core (use core=python, the "
+                              f"default)")
         options = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
         tables = CompiledTables(variant, 1, **options)
         self.engine = engine_class(variant)
-        self.params, self.points = tables.params, tables.points
+        self.core, self.params, self.rules = tables.core, tables.params, tables.rules
+        self.kinds = playout_kinds(self.engine)
         self.n = config.num_players
         self.template = np.zeros(1, tables.state.dtype)
         self.scratch = np.zeros(1, tables.state.dtype)
-        size = ce.CARDS * config.num_decks
+        size = CARDS * config.num_decks
         self.hidden = np.zeros(size, np.int8)
         #: scratch for a deal: cards left per id, or the card dealt last per seat
-        self.counts = np.zeros(ce.CARDS, np.int64)
-        self.legal = np.zeros(ce.NUM_ACTIONS, np.int64)
-        self.buf = np.zeros(ce.NUM_ACTIONS, np.int64)
+        self.counts = np.zeros(CARDS, np.int64)
+        self.legal = np.zeros(tables.num_actions, np.int64)
+        self.buf = np.zeros(tables.num_actions, np.int64)
         depth = config.max_turns + 1
         self.path = np.zeros(depth, np.int64)
         self.actors = np.zeros(depth, np.int64)
@@ -456,27 +451,27 @@ class CompiledSearch:
         plays one of them, the stock shuffled anew."""
         started = time.perf_counter()
         game = self.engine.determinize(view, rng, infer, None)
-        record_from_engine(game, self.template, rng.getrandbits(32))
-        voids = np.zeros((self.n, ce.CARDS + 1), np.uint8)
+        self.core.record_from_engine(game, self.template, rng.getrandbits(32))
+        voids = np.zeros((self.n, CARDS + 1), np.uint8)
         if infer:
             for p, suit in enumerate(view.drew_on_suit):
                 if p != view.seat and suit >= 0:
                     for c in game.draw_excludes(suit, view.drew_on_rank[p]):
                         voids[p, c] = 1
-                    voids[p, ce.CARDS] = 1
-        deals = np.zeros((0, self.n * ce.CARDS), np.uint8)
-        evidence = np.zeros((0, EVIDENCE_CARDS + ce.CARDS), np.int64)
+                    voids[p, CARDS] = 1
+        deals = np.zeros((0, self.n * CARDS), np.uint8)
+        evidence = np.zeros((0, EVIDENCE_CARDS + CARDS), np.int64)
         if belief == "voids" and num_deals is None:
             dealer = self.engine.determinizer(game, view, infer)
             evidence = evidence_rows(dealer.evidence())
         elif belief is not None:
             num_deals = num_deals or DEFAULT_DEALS
-            deals = np.zeros((num_deals, self.n * ce.CARDS), np.uint8)
+            deals = np.zeros((num_deals, self.n * CARDS), np.uint8)
             for k in range(num_deals):
                 dealt = self.engine.determinize(view, rng, infer, belief)
                 for p, hand in enumerate(dealt.state.hands):
                     if p != view.seat:
-                        np.add.at(deals[k], p * ce.CARDS + np.asarray(hand, np.int64), 1)
+                        np.add.at(deals[k], p * CARDS + np.asarray(hand, np.int64), 1)
         capacity = simulations + 1 if time_ms is None else 4096
         nodes = np.zeros((capacity, 5), np.int64)
         rewards = np.zeros(capacity, np.float64)
@@ -489,10 +484,10 @@ class CompiledSearch:
         def run(count: int) -> None:
             nonlocal size, state
             size, state = iterate(template_bytes, self.scratch, scratch_bytes, self.params,
-                                  self.points, view.seat, voids, deals, evidence,
-                                  float(exploration),
-                                  nodes, rewards, size, self.hidden, self.counts, self.legal,
-                                  self.buf, self.path, self.actors, self.returns, state, count)
+                                  self.rules, self.kinds, view.seat, voids, deals, evidence,
+                                  float(exploration), nodes, rewards, size, self.hidden,
+                                  self.counts, self.legal, self.buf, self.path, self.actors,
+                                  self.returns, state, count)
             state = np.uint64(state)  # (numba returns a Python int: typed int64 if passed on)
 
         if time_ms is None:
@@ -506,6 +501,6 @@ class CompiledSearch:
                 run(_CHUNK)
                 if time.perf_counter() >= deadline:
                     break
-        counts = np.zeros(ce.NUM_ACTIONS, np.int64)
+        counts = np.zeros(len(self.legal), np.int64)
         root_visits(nodes, view.seat, counts)
         return counts.astype(np.float64)

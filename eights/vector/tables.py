@@ -33,7 +33,8 @@ from .mt import splitmix_next_py
 
 #: variants with a compiled core -> the module that holds it (imported, and compiled, on
 #: first use only)
-COMPILED = {"crazy_eights": "eights.vector.crazy_eights"}
+COMPILED = {"crazy_eights": "eights.vector.crazy_eights",
+            "livery_eights": "eights.vector.livery_eights"}
 #: the compiled variants whose entry points this process has compiled or loaded already
 _READY: set[str] = set()
 
@@ -221,8 +222,9 @@ class CompiledTables(Tables):
         encoder = engine.encoder(config, version)
         self.observation_size = encoder.size
         self.params, self.offsets, self.scales = core.compile_config(engine, config, encoder)
-        self.points = np.array(engine.points_by_rank, np.int64)
-        self.attack = np.array([engine.attack_ranks.get(r, 0) for r in range(1, 14)], np.int64)
+        #: what the core reads of the engine's declarations (its ``constants``): ``rules``
+        #: goes to every entry point that moves a table, ``hints`` to the heuristic besides
+        self.rules, self.hints = core.constants(engine, config)
         self.state = np.zeros(num_tables, core.state_dtype())
         self._mask_row = np.empty(self.num_actions, np.int8)
         if variant not in _READY:
@@ -238,13 +240,13 @@ class CompiledTables(Tables):
         obs = np.zeros((1, self.observation_size), np.float32)
         masks = np.zeros((1, self.num_actions), np.int8)
         core = self.core
-        core.reset_all(scratch, self.params, self.points, np.zeros(1, np.uint64))
+        core.reset_all(scratch, self.params, self.rules, np.zeros(1, np.uint64))
         core.observe_many(scratch, self.params, self.offsets, self.scales, one, seat, obs, masks)
         actions = np.full(1, -1, np.int64)
-        core.heuristic_many(scratch, self.params, self.points, self.attack, one, actions)
-        core.step_many(scratch, self.params, self.points, one, actions)
+        core.heuristic_many(scratch, self.params, self.rules, self.hints, one, actions)
+        core.step_many(scratch, self.params, self.rules, one, actions)
         core.returns_many(scratch, self.params, one, np.zeros((1, self.num_players), np.float32))
-        core.next_games(scratch, self.params, self.points, one)
+        core.next_games(scratch, self.params, self.rules, one)
         entry = (core.reset_all, core.observe_many, core.heuristic_many, core.step_many,
                  core.returns_many, core.next_games)
         if any(sum(f.stats.cache_misses.values()) for f in entry):
@@ -257,11 +259,11 @@ class CompiledTables(Tables):
         return self.state["current"]
 
     def reset(self, seed: int | None = None) -> None:
-        self.core.reset_all(self.state, self.params, self.points,
+        self.core.reset_all(self.state, self.params, self.rules,
                             table_seeds(seed, self.num_tables))
 
     def next_game(self, tables) -> None:
-        self.core.next_games(self.state, self.params, self.points,
+        self.core.next_games(self.state, self.params, self.rules,
                              np.asarray(tables, np.int64))
 
     def game_seeds(self) -> np.ndarray:
@@ -275,7 +277,7 @@ class CompiledTables(Tables):
     def step(self, tables, actions) -> None:
         tables = np.asarray(tables, np.int64)
         actions = np.asarray(actions, np.int64)
-        bad = self.core.step_many(self.state, self.params, self.points, tables, actions)
+        bad = self.core.step_many(self.state, self.params, self.rules, tables, actions)
         if bad >= 0:
             i = int(tables[bad])
             if self.state["current"][i] < 0:
@@ -287,7 +289,7 @@ class CompiledTables(Tables):
     def heuristic_actions(self, tables) -> np.ndarray:
         tables = np.asarray(tables, np.int64)
         out = np.empty(len(tables), np.int64)
-        self.core.heuristic_many(self.state, self.params, self.points, self.attack, tables, out)
+        self.core.heuristic_many(self.state, self.params, self.rules, self.hints, tables, out)
         return out
 
     def returns(self, tables) -> np.ndarray:

@@ -9,7 +9,7 @@ from eights.training.checkpoints import read_metadata
 from eights.training.trainer import TrainSettings, train
 
 
-@pytest.mark.parametrize("variant", ["crazy_eights", "livery_eights"])  # compiled; Python
+@pytest.mark.parametrize("variant", ["crazy_eights", "baby_eating_eights"])  # compiled; Python
 def test_a_league_run_on_vector_tables(tmp_path, variant):
     """The pool's members play (the compiled heuristic, greedy and random from the masks,
     the run's own checkpoints in one forward pass) and the league counts their games."""

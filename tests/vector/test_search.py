@@ -1,4 +1,4 @@
-"""ISMCTS on the compiled crazy_eights core (``ismcts:core=compiled``, eights/vector/search.py)."""
+"""ISMCTS on the compiled cores (``ismcts:core=compiled``, eights/vector/search.py)."""
 
 from __future__ import annotations
 
@@ -14,15 +14,16 @@ from eights.config import ConfigError
 from eights.engines.determinizers import belief
 from eights.vector import crazy_eights as ce
 from eights.vector import search
+from eights.vector.tables import COMPILED, CompiledTables
 
 #: no evidence to weigh deals by (a uniform deal)
 _NO_EVIDENCE = np.zeros((0, search.EVIDENCE_CARDS + ce.CARDS), np.int64)
 
 
-def _positions(num_players: int, games: int, seed: int):
+def _positions(num_players: int, games: int, seed: int, variant: str = "crazy_eights"):
     """Views of the seat to act at every decision of heuristic games."""
-    game = eights.make_game("crazy_eights", num_players=num_players)
-    agent = make_agent("heuristic", "crazy_eights")
+    game = eights.make_game(variant, num_players=num_players)
+    agent = make_agent("heuristic", variant)
     for k in range(games):
         game.reset(seed=seed + k)
         while not game.game_over:
@@ -31,10 +32,11 @@ def _positions(num_players: int, games: int, seed: int):
             game.step(agent.act(view))
 
 
+@pytest.mark.parametrize("variant", sorted(COMPILED))
 @pytest.mark.parametrize("num_players", [2, 3])
-def test_plays_whole_games_with_legal_actions(num_players):
-    agent = make_agent("ismcts:sims=40,core=compiled", "crazy_eights", seed=3)
-    game = eights.make_game("crazy_eights", num_players=num_players)
+def test_plays_whole_games_with_legal_actions(variant, num_players):
+    agent = make_agent("ismcts:sims=40,core=compiled,belief=voids", variant, seed=3)
+    game = eights.make_game(variant, num_players=num_players)
     for k in range(2):
         game.reset(seed=100 + k)
         while not game.game_over:
@@ -42,6 +44,33 @@ def test_plays_whole_games_with_legal_actions(num_players):
             action = agent.act(view)
             assert action in view.legal_actions
             game.step(action)
+
+
+@pytest.mark.parametrize("variant", sorted(COMPILED))
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_a_position_from_the_engine_plays_on_as_the_engine(variant, num_players):
+    """``record_from_engine`` writes a determinized position the core continues exactly as
+    the Python engine does (same seat to act, same legal actions, move after move) until a
+    reshuffle, whose order is the record's own generator's."""
+    tables = CompiledTables(variant, 1, num_players=num_players)
+    core, records = tables.core, np.zeros(1, tables.state.dtype)
+    legal, buf = np.zeros(tables.num_actions, np.int64), np.zeros(tables.num_actions, np.int64)
+    rng, compared, frames = random.Random(5), 0, set()
+    for game, view in _positions(num_players, 3, 300, variant):
+        position = game.determinize(view, rng, True, None)
+        core.record_from_engine(position, records, 7)
+        for _ in range(6):
+            if position.game_over or not position.state.stock:
+                break
+            frames.add(position.state.agenda[-1].kind)
+            assert records["current"][0] == position.current_player
+            k = core.legal_actions(records[0], tables.params, legal)
+            assert tuple(legal[:k]) == tuple(position.legal_actions())
+            action = rng.choice(position.legal_actions())
+            position.step(action)
+            core.step(records[0], tables.params, tables.rules, action, buf)
+            compared += 1
+    assert compared > 100 and len(frames) >= 2
 
 
 def test_visits_sum_to_the_simulations_and_are_reproducible():
@@ -78,7 +107,7 @@ def test_determinize_keeps_the_public_state_and_respects_standing_draws():
         searcher = search.CompiledSearch("crazy_eights", view.config)
         rng = random.Random(0)
         position = game.determinize(view, rng, True, None)
-        search.record_from_engine(position, searcher.template, 5)
+        ce.record_from_engine(position, searcher.template, 5)
         voids = np.zeros((2, ce.CARDS + 1), np.uint8)  # (rows: the table's seats)
         other = 1 - view.seat
         if view.drew_on_suit[other] >= 0:
@@ -122,7 +151,7 @@ def test_refuses_what_it_cannot_search(spec):
 
 def test_refuses_a_variant_without_a_compiled_core():
     with pytest.raises(ConfigError, match="no compiled core"):
-        make_agent("ismcts:core=compiled", "livery_eights")
+        make_agent("ismcts:core=compiled", "jokers_of_death")
 
 
 def _evidence_positions(games: int, seed: int):
@@ -135,7 +164,7 @@ def _evidence_positions(games: int, seed: int):
         position = game.determinize(view, random.Random(0), True, None)
         evidence = searcher.engine.determinizer(position, view, True).evidence()
         if evidence:
-            search.record_from_engine(position, searcher.template, 5)
+            ce.record_from_engine(position, searcher.template, 5)
             yield position, view, searcher, evidence
 
 
@@ -149,7 +178,7 @@ def test_the_compiled_weight_is_the_beliefs():
         rng = random.Random(view.turn)
         for _ in range(4):
             dealt = type(position).determinize(view, rng, True, None)
-            search.record_from_engine(dealt, searcher.scratch, 1)
+            ce.record_from_engine(dealt, searcher.scratch, 1)
             expected = belief.weight(evidence, dealt.state.hands, dealt.wild_rank)
             assert search.weight(searcher.scratch[0], rows) == pytest.approx(expected)
             broken += expected < 1
@@ -212,7 +241,7 @@ def test_deal_from_keeps_every_card_and_takes_a_given_hand():
     searcher = search.CompiledSearch("crazy_eights", view.config)
     game = eights.make_game("crazy_eights")
     position = type(game).determinize(view, random.Random(1), True, "voids")
-    search.record_from_engine(position, searcher.template, 5)
+    ce.record_from_engine(position, searcher.template, 5)
     other = 1 - view.seat
     deals = np.zeros((1, 2 * ce.CARDS), np.uint8)
     np.add.at(deals[0], other * ce.CARDS + np.asarray(position.state.hands[other]), 1)
