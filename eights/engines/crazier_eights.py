@@ -655,6 +655,9 @@ class CrazierEightsGame(AbilityRules, TableEngine):
         self.programs = self.cards.programs
         self.is_asset = self.cards.is_asset
         self._team_of = config.team_of()
+        #: (top card, colour named) -> per card id, whether it may be discarded on them
+        #: (:meth:`_discard_mask`), made as first asked from these cards' ranks and colours
+        self._discard_masks: dict[tuple[int, int], bytes] = {}
 
     @property
     def team_of(self) -> tuple[int, ...]:
@@ -844,6 +847,16 @@ class CrazierEightsGame(AbilityRules, TableEngine):
         a discard left held none of these, as the belief reads it)."""
         return frozenset(c for c in range(NUM_CARDS) if self.matches_on(c, top, named))
 
+    def _discard_mask(self, top: int, named: int) -> bytes:
+        """Per card id, 1 where :meth:`matches_on` lets it be discarded on ``top`` with
+        ``named``: one table per pair, made once (a main phase asks it of every card held at
+        every decision, two method calls a card)."""
+        mask = self._discard_masks.get((top, named))
+        if mask is None:
+            mask = self._discard_masks[top, named] = bytes(
+                self.matches_on(c, top, named) for c in range(NUM_CARDS))
+        return mask
+
     def playable(self, seat: int, c: int) -> bool:
         """An asset always; an event whose abilities must choose a card only when there is a
         card to choose (the sixth clarification)."""
@@ -854,9 +867,13 @@ class CrazierEightsGame(AbilityRules, TableEngine):
         held = sorted(set(s.hands[p]))
         legal = []
         if s.discards[p] > 0:
-            legal += [DISCARD_ID[c] for c in held if self.matches(c)]
+            pile = s.piles[DISCARD_PILE]
+            fits = self._discard_mask(pile[-1] if pile else NO_CARD, s.named)
+            legal += [DISCARD_ID[c] for c in held if fits[c]]
         if not s.played[p]:
-            legal += [PLAY_ID[c] for c in held if self.is_asset[c] or self.playable(p, c)]
+            needs = self.cards.needs  # (most cards need nothing: no call to ask)
+            legal += [PLAY_ID[c] for c in held
+                      if self.is_asset[c] or not needs[c] or self.playable(p, c)]
         legal.append(END_ID)
         return legal
 

@@ -23,6 +23,7 @@ plain writers; the two agree for every position (tested).
 from __future__ import annotations
 
 import ast
+import copy
 import dataclasses
 import functools
 from collections.abc import Callable, Mapping, Sequence
@@ -65,6 +66,12 @@ class Source:
 
 
 # ------------------------------------------------------------------ encodings
+def _relative(k: int) -> str:
+    """The local holding the seat ``k`` places after the reader, ``(seat + k) % n``: the
+    encoder computes each once, at the top (per-seat fields read them again and again)."""
+    return f"r{k}"
+
+
 #: ``write(out, off, value, seat)``: a bound encoding writes its features into the zeroed
 #: buffer ``out`` from offset ``off``
 Writer = Callable[[np.ndarray, int, Any, int], None]
@@ -300,13 +307,18 @@ class CardCounts(_CopiesPerCard):
         inv = 1.0 / _scale_of(self.copies, config)
         floats = np.minimum(np.arange(256, dtype=np.float32) * np.float32(inv), np.float32(1.0))
         lanes = floats.view(np.uint8).reshape(256, 4)
+        # A count of 0 is the float 0.0, four zero bytes: a row of zeros (a seat nobody saw
+        # take a card, most of the time) leaves the zeroed buffer as it is, and one bytes
+        # comparison costs less than the lanes' writes.
         counts = out.local()
         out.line(f"{counts} = {v}[:{size}]")  # bytes or a bytearray: both translate
-        for lane in range(4):
-            table = lanes[:, lane].tobytes()
-            if any(table):
-                start, stop = 4 * off + lane, 4 * (off + size) + lane
-                out.line(f"raw[{start}:{stop}:4] = {counts}.translate({out.const(table)})")
+        writes = [(lane, table) for lane in range(4)
+                  if any(table := lanes[:, lane].tobytes())]
+        if writes:
+            out.line(f"if {counts} != {out.const(bytes(size))}:")
+        for lane, table in writes:
+            start, stop = 4 * off + lane, 4 * (off + size) + lane
+            out.line(f"    raw[{start}:{stop}:4] = {counts}.translate({out.const(table)})")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -366,7 +378,7 @@ class PerSeat(Encoding):
         width, _ = self.each.bind(config)
         for k in range(skip, n):
             w = out.local()
-            out.line(f"{w} = {item(f'(seat + {k}) % {n}')}")
+            out.line(f"{w} = {item(_relative(k))}")
             self.each.source(config, off + (k - skip) * width, w, out)
 
     def describe(self, config):
@@ -390,6 +402,13 @@ class Counts(Encoding):
                 out[off + k] = x if x < 1.0 else 1.0
         return size, write
 
+    def source(self, config, off, v, out):
+        inv = 1.0 / self.scale
+        for k in range(_size_of(self.size, config)):
+            out.line(f"if {v}[{k}]:")  # (a zero count leaves the zeroed feature as it is)
+            out.line(f"    x = {v}[{k}] * {inv!r}")
+            out.line(f"    out[{off + k}] = x if x < 1.0 else 1.0")
+
     def describe(self, config):
         return f"{_size_of(self.size, config)} counts / {self.scale:g}, each at most 1"
 
@@ -406,6 +425,13 @@ class Allies(Encoding):
                 if value[(seat + k) % n] == mine:
                     out[off + k - 1] = 1.0
         return n - 1, write
+
+    def source(self, config, off, v, out):
+        n = config.num_players
+        out.line(f"mine = {v}[seat]")
+        for k in range(1, n):
+            out.line(f"if {v}[{_relative(k)}] == mine:")
+            out.line(f"    out[{off + k - 1}] = 1.0")
 
     def describe(self, config):
         return "1 for each other seat on the observer's team, next seat first"
@@ -449,11 +475,16 @@ class PerPile(Encoding):
         return width * count, write
 
     def source(self, config, off, v, out):
+        self.source_each(config, off, lambda k: f"{v}[{k}]", out)
+
+    def source_each(self, config, off, item: Callable[[str], str], out):
+        """Code for the values ``item(k)`` gives, one pile ``k`` at a time (as
+        :meth:`PerSeat.source_each`)."""
         count = _size_of(self.piles, config)
         width, _ = self.each.bind(config)
         for k in range(count):
             w = out.local()
-            out.line(f"{w} = {v}[{k}]")
+            out.line(f"{w} = {item(str(k))}")
             self.each.source(config, off + k * width, w, out)
 
     def describe(self, config):
@@ -461,18 +492,42 @@ class PerPile(Encoding):
 
 
 # ------------------------------------------------------------------ the encoder
+#: the reader's memory as a getter reads it: read once, at the top of the generated
+#: function, as ``mem`` (the public history's fields read it four or five times)
+MEMORY_READ = "g.memory(seat)"
+
+
+def _is_memory_read(node: ast.AST) -> bool:
+    """Whether ``node`` is the call :data:`MEMORY_READ`."""
+    return (isinstance(node, ast.Call) and not node.keywords and len(node.args) == 1
+            and isinstance(node.args[0], ast.Name) and node.args[0].id == "seat"
+            and isinstance(node.func, ast.Attribute) and node.func.attr == "memory"
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "g")
+
+
+def reads_memory(expr: str | None) -> bool:
+    """Whether a getter expression reads the reader's memory (:data:`MEMORY_READ`)."""
+    return expr is not None and any(
+        map(_is_memory_read, ast.walk(ast.parse(expr, mode="eval"))))
+
+
 def _inline(expr: str) -> str:
     """A getter expression as the encoder writes it: ``g.current_player`` is read once, at
-    the top of the generated function, as ``cp``."""
+    the top of the generated function, as ``cp``, and :data:`MEMORY_READ` as ``mem``."""
 
-    class CurrentPlayer(ast.NodeTransformer):
+    class ReadOnce(ast.NodeTransformer):
         def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
             if (node.attr == "current_player" and isinstance(node.value, ast.Name)
                     and node.value.id == "g"):
                 return ast.copy_location(ast.Name("cp", ast.Load()), node)
             return self.generic_visit(node)
 
-    return ast.unparse(CurrentPlayer().visit(ast.parse(expr, mode="eval")))
+        def visit_Call(self, node: ast.Call) -> ast.AST:
+            if _is_memory_read(node):
+                return ast.copy_location(ast.Name("mem", ast.Load()), node)
+            return self.generic_visit(node)
+
+    return ast.unparse(ReadOnce().visit(ast.parse(expr, mode="eval")))
 
 
 def _plain(node: ast.expr) -> bool:
@@ -502,15 +557,39 @@ def unordered(expr: str | None) -> str | None:
     return _inline(ast.unparse(node)) if _plain(node) else None
 
 
+def _each_of(gen: ast.GeneratorExp) -> Callable[[str], str] | None:
+    """For ``(E for x in X)`` (one loop, no condition, ``X`` a plain container, ``E`` with no
+    scope of its own), the expression ``E`` of item ``X[i]``; else ``None``."""
+    loop = gen.generators[0]
+    if (len(gen.generators) != 1 or loop.ifs or loop.is_async
+            or not isinstance(loop.target, ast.Name) or not _plain(loop.iter)
+            or any(isinstance(n, (ast.Lambda, ast.comprehension, ast.NamedExpr))
+                   for n in ast.walk(gen.elt))):
+        return None
+    name, seq = loop.target.id, ast.unparse(loop.iter)
+
+    def item(i: str) -> str:
+        index = ast.parse(f"{seq}[{i}]", mode="eval").body
+
+        class Bind(ast.NodeTransformer):
+            def visit_Name(self, node: ast.Name) -> ast.AST:
+                return index if node.id == name else node
+
+        return _inline(ast.unparse(Bind().visit(copy.deepcopy(gen.elt))))
+    return item
+
+
 def per_seat_item(expr: str | None) -> Callable[[str], str] | None:
-    """For a per-seat getter ``tuple(X)`` or ``tuple(map(F, X))`` (``X`` a plain
-    container), the expression of one seat's value, ``X[i]`` or ``F(X[i])``; else
-    ``None``."""
+    """For a per-seat (or per-pile) getter ``tuple(X)``, ``tuple(map(F, X))`` or
+    ``tuple(E for x in X)`` (``X`` a plain container), the expression of one seat's (pile's)
+    value, ``X[i]``, ``F(X[i])`` or ``E`` of ``X[i]``; else ``None``."""
     if expr is None:
         return None
     inner = _sole_argument(ast.parse(expr, mode="eval").body, "tuple")
     if inner is None:
         return None
+    if isinstance(inner, ast.GeneratorExp):
+        return _each_of(inner)
     if (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name)
             and inner.func.id == "map" and len(inner.args) == 2 and not inner.keywords
             and _plain(inner.args[0]) and _plain(inner.args[1])):
@@ -520,6 +599,12 @@ def per_seat_item(expr: str | None) -> Callable[[str], str] | None:
         seq = _inline(ast.unparse(inner))
         return lambda i: f"{seq}[{i}]"
     return None
+
+
+def _unordered_each(item: Callable[[str], str]) -> Callable[[str], str]:
+    """``item`` for an order-free encoding of each seat's cards: one seat's
+    ``tuple(sorted(X[i]))`` read as ``X[i]`` (see :func:`unordered`)."""
+    return lambda i: unordered(item(i)) or item(i)
 
 
 class Encoder:
@@ -572,10 +657,17 @@ class Encoder:
         src.line("acting = seat == cp")
         src.line(f"raw = bytearray({4 * self.size})")
         src.line("out = memoryview(raw).cast('f')")
+        n = self.config.num_players
+        for k in range(n):
+            src.line(f"{_relative(k)} = (seat + {k}) % {n}")
+        if any(reads_memory(f.expr) for f, _, _ in self._plan):
+            src.line(f"mem = {MEMORY_READ}")
         for f, off, _ in self._plan:
             src.line(f"# {f.name}")
             each = per_seat_item(f.expr) if f.visibility == "public" else None
-            if each is not None and isinstance(f.encoding, PerSeat):
+            if each is not None and isinstance(f.encoding, (PerSeat, PerPile)):
+                if getattr(f.encoding.each, "order_free", False):
+                    each = _unordered_each(each)
                 f.encoding.source_each(self.config, off, each, src)
                 continue
             v = src.local()
@@ -588,11 +680,16 @@ class Encoder:
         src.line(f"return {src.const(np.frombuffer)}(raw, {src.const(np.float32)})")
         return src
 
-    @staticmethod
-    def _value(f: ViewField, src: Source) -> str:
-        """The expression of a field's value for the reader ``seat``, visibility applied."""
+    def _value(self, f: ViewField, src: Source) -> str:
+        """The expression of a field's value for the reader ``seat``, visibility applied.
+
+        An ``allies`` field of a reader with no ally at the table (every game without
+        teams) is every seat's hidden value, taken as one constant: its getter would build
+        the values only to have them hidden."""
         if f.visibility == "allies":
-            return f"{src.const(f.read)}(g, seat)"
+            hidden = src.const((f.hidden,) * self.config.num_players)
+            src.line("team = g.team_of")
+            return f"{src.const(f.read)}(g, seat) if team.count(team[seat]) > 1 else {hidden}"
         value = f"{src.const(f.get)}(g, seat)" if f.expr is None else f"({_inline(f.expr)})"
         if f.visibility == "acting":
             return f"{value} if acting else {src.const(f.hidden)}"

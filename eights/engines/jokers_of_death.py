@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
@@ -181,7 +182,7 @@ def covers(fitting: Sequence[Sequence[int]], copies: Callable[[int], int]) -> bo
     (docs/rules/jokers_of_death.md #5).
     """
     need = len(fitting)
-    if all(len(fit) >= need for fit in fitting):
+    if not need or min(map(len, fitting)) >= need:
         return True  # (Hall: any set of piles sees at least as many kinds as there are piles)
     if not all(fitting):
         return False
@@ -336,7 +337,21 @@ def _decision_pile(game: JokersOfDeathGame, seat: int) -> tuple[bool, ...]:
     s = game.state
     frame = s.agenda[-1] if s.agenda else None
     k = frame.args[0] if frame is not None and frame.kind in ("follow", "suit") else -1
-    return tuple(i == k for i in range(len(s.piles)))
+    return _pile_flags(k, len(s.piles))
+
+
+@functools.cache
+def _piles_in(mask: int, piles: int) -> tuple[int, ...]:
+    """The piles of ``piles`` whose bit is set in ``mask`` (the piles still to play), in
+    order: made once per pair (every turn decision asks it)."""
+    return tuple(k for k in range(piles) if mask >> k & 1)
+
+
+@functools.cache
+def _pile_flags(k: int, piles: int) -> tuple[bool, ...]:
+    """Per pile of ``piles``, whether it is pile ``k``: made once per pair (the observation
+    reads it at every decision)."""
+    return tuple(i == k for i in range(piles))
 
 
 # ------------------------------------------------------------------ defaults of a minimal view
@@ -747,7 +762,7 @@ class JokersOfDeathGame(TableEngine):
     def turn_legal(self, frame: Frame) -> list[int]:
         s, p = self.state, frame.seat
         hand = s.hands[p]
-        todo = [k for k in range(len(s.piles)) if s.todo >> k & 1]
+        todo = _piles_in(s.todo, len(s.piles))
         fitting = self._fitting(hand, todo)
         legal = [PLAY_ID[c][k] for k, fit in zip(todo, fitting, strict=True) for c in fit]
         if not covers(fitting, hand.count):
@@ -801,7 +816,7 @@ class JokersOfDeathGame(TableEngine):
         is out): "until you are able to match any piles that you were unable to match"."""
         s = self.state
         hand = s.hands[p]  # (drawing appends to it)
-        todo = [k for k in range(len(s.piles)) if s.todo >> k & 1]
+        todo = _piles_in(s.todo, len(s.piles))
         fitting = self._fitting(hand, todo)
         while s.stock and not covers(fitting, hand.count):
             c = self._draw_one(p)

@@ -77,16 +77,25 @@ def new_memory(seat: int, num_players: int, num_cards: int, num_suits: int) -> M
                   (0,) * num_players, (bytes(num_cards),) * num_players)
 
 
+#: each count as a bytes of one byte
+_BYTE = tuple(bytes((k,)) for k in range(COUNT_MAX + 1))
+
+
 def _put(rows: tuple, q: int, row: Any) -> tuple:
-    """``rows`` with row ``q`` replaced by ``row``."""
-    return (*rows[:q], row, *rows[q + 1:])
+    """``rows`` with row ``q`` replaced by ``row`` (through a list: for a few rows, cheaper
+    than joining slices, and a fold makes several a decision)."""
+    new = list(rows)
+    new[q] = row
+    return tuple(new)
 
 
 def _add(counts: bytes, card: int, delta: int) -> bytes:
-    """``counts`` with ``delta`` added to ``card``'s copies, kept within a byte."""
-    new = bytearray(counts)
-    new[card] = min(COUNT_MAX, max(0, new[card] + delta))
-    return bytes(new)
+    """``counts`` with ``delta`` added to ``card``'s copies (``card`` a card id, never
+    ``NO_CARD``), kept within a byte: joined from the slices around it, about half the cost
+    of a bytearray copy changed and copied again."""
+    k = counts[card] + delta
+    return counts[:card] + _BYTE[COUNT_MAX if k > COUNT_MAX else 0 if k < 0 else k] \
+        + counts[card + 1:]
 
 
 def _forget(memory: Memory) -> None:
@@ -103,7 +112,8 @@ def _leaves(memory: Memory, seat: int, card: int) -> None:
     if card != NO_CARD:
         if known[card]:
             memory.known = _put(memory.known, seat, _add(known, card, -1))
-    elif any(known):  # any of its cards may have gone: one copy of each is no longer certain
+    elif known.count(0) != len(known):  # (a count not 0) any of its cards may have gone:
+        # one copy of each is no longer certain
         memory.known = _put(memory.known, seat, bytes(k - 1 if k else 0 for k in known))
 
 
@@ -117,51 +127,192 @@ def _pass_hands(memory: Memory, direction: int) -> None:
     memory.known = tuple(moved)
 
 
+#: folds one event (its ``player``, ``card`` and ``arg``) into a memory
+Fold = Callable[[Memory, int, int, int], None]
+
+
 def remember(memory: Memory, event: Sequence, kind: EventKind) -> None:
     """Fold one event of the observer's history (as the observer saw it) into ``memory``."""
-    _, player, card, arg = event
+    step = folder(kind)
+    if step is not None:
+        step(memory, event[1], event[2], event[3])
+
+
+#: which fields a fold changes: every one; the ``shared`` ones (``played``, ``named``,
+#: ``drawn``: the same in every seat's memory where :func:`shared_folds` says so); or the
+#: seat's ``own`` (``known``)
+ALL, SHARED, OWN = "all", "shared", "own"
+
+
+@functools.cache
+def folder(kind: EventKind, part: str = ALL) -> Fold | None:
+    """The fold of an event of ``kind`` into the fields of ``part`` (:data:`ALL`,
+    :data:`SHARED` or :data:`OWN`), or ``None`` where such an event changes none of them.
+
+    Decided once per kind from its declaration (the engine folds several events a
+    decision per seat, and most kinds move no card: a pass, a skip), so folding an
+    event runs only the steps its kind has, in this order: a new hand forgets (and
+    nothing else); a suit named counts; then a hand switch, else a look, else a flow.
+    """
     if kind.new_hand:
-        _forget(memory)
-        return
-    if kind.arg == "suit" and player >= 0 and arg >= 0:
+        return {ALL: _forget_event, SHARED: _forget_shared, OWN: _forget_own}[part]
+    steps: list[Fold] = []
+    if kind.arg == "suit" and part != OWN:
+        steps.append(_name_suit)
+    if kind.passes_hands:
+        if part != SHARED:
+            steps.append(_pass_event)
+    elif kind.shows:
+        if part != SHARED:
+            steps.append(_show)
+    elif kind.flow is not None:
+        step = _flow_fold(kind.flow, kind.seen_only, part)
+        if step is not None:
+            steps.append(step)
+    return _chain(steps)
+
+
+def folds(kinds: Mapping[str, EventKind], private: Iterable[str], part: str = ALL
+          ) -> dict[str, tuple[Fold, bool]]:
+    """Per event kind that changes the fields of ``part``, its fold and whether its card is
+    private (hidden from every seat but the event's player): an engine's table, made once
+    per class."""
+    hidden = frozenset(private)
+    table = {}
+    for name, kind in kinds.items():
+        step = folder(kind, part)
+        if step is not None and not (part == OWN and _to_own_hand(kind) and name in hidden):
+            table[name] = (step, name in hidden)
+    return table
+
+
+def _to_own_hand(kind: EventKind) -> bool:
+    """A plain move from the stock or the table into the event player's own hand: its card,
+    if private, is seen by that seat alone, whose own hand is no part of its ``known``, so
+    it changes no seat's :data:`OWN` fields (a private draw)."""
+    return (kind.flow is not None and kind.flow[1] == "hand" and kind.flow[0] in ("stock", "table")
+            and not (kind.new_hand or kind.passes_hands or kind.shows))
+
+
+def shared_folds(kinds: Mapping[str, EventKind], private: Iterable[str]
+                 ) -> dict[str, Fold] | None:
+    """Per event kind, its fold of the :data:`SHARED` fields, where those fields are the
+    same in every seat's memory, so an engine folds each event into them once rather
+    than once per seat; else ``None``.
+
+    They are the same unless a seat's redacted history changes them: a private card put
+    face up (``played`` counts the card, which the other seats do not see), or a
+    ``seen_only`` move to the table or from the stock (the seats that do not see its
+    card skip it, and with it its ``drawn`` count). The shared fold reads every card.
+    """
+    hidden = frozenset(private)
+    for name, kind in kinds.items():
+        if kind.flow is None or kind.new_hand or kind.passes_hands or kind.shows:
+            continue
+        src, dst = kind.flow
+        if (name in hidden and dst == "table") or (
+                kind.seen_only and (dst == "table" or src == "stock")):
+            return None
+    return {name: step for name, step in
+            ((name, folder(kind, SHARED)) for name, kind in kinds.items()) if step is not None}
+
+
+def _chain(steps: Sequence[Fold]) -> Fold | None:
+    """One fold running ``steps`` in order (``None`` for none)."""
+    if len(steps) <= 1:
+        return steps[0] if steps else None
+    first, second = steps
+
+    def both(memory: Memory, player: int, card: int, arg: int) -> None:
+        first(memory, player, card, arg)
+        second(memory, player, card, arg)
+    return both
+
+
+def _forget_event(memory: Memory, player: int, card: int, arg: int) -> None:
+    _forget(memory)
+
+
+def _forget_shared(memory: Memory, player: int, card: int, arg: int) -> None:
+    known = memory.known
+    _forget(memory)
+    memory.known = known
+
+
+def _forget_own(memory: Memory, player: int, card: int, arg: int) -> None:
+    played, named, drawn = memory.played, memory.named, memory.drawn
+    _forget(memory)
+    memory.played, memory.named, memory.drawn = played, named, drawn
+
+
+def _name_suit(memory: Memory, player: int, card: int, arg: int) -> None:
+    """``player`` named suit ``arg`` (a nobody or no suit counts nothing)."""
+    if player >= 0 and arg >= 0:
         named = list(memory.named[player])
         named[arg] += 1
         memory.named = _put(memory.named, player, tuple(named))
-    if kind.passes_hands:
-        _pass_hands(memory, arg)
-        return
-    if kind.shows:
-        if card != NO_CARD and 0 <= arg != memory.seat and not memory.known[arg][card]:
-            memory.known = _put(memory.known, arg, _add(memory.known[arg], card, 1))
-        return
-    flow = kind.flow
-    if flow is None or (kind.seen_only and card == NO_CARD):
-        return
+
+
+def _pass_event(memory: Memory, player: int, card: int, arg: int) -> None:
+    _pass_hands(memory, arg)
+
+
+def _show(memory: Memory, player: int, card: int, arg: int) -> None:
+    """The observer sees ``card`` in the hand of seat ``arg`` (its own hand: known anyway)."""
+    if card != NO_CARD and 0 <= arg != memory.seat and not memory.known[arg][card]:
+        memory.known = _put(memory.known, arg, _add(memory.known[arg], card, 1))
+
+
+def _flow_fold(flow: tuple[str, str], seen_only: bool, part: str = ALL) -> Fold | None:
+    """The fold of a card moving ``flow`` = ``(from, to)`` (see :mod:`eights.events`) into
+    the fields of ``part``; with ``seen_only``, only where the observer sees the card.
+    ``None`` where the move changes none of them."""
     src, dst = flow
-    giver = player if src == "hand" else arg if src == "hand:arg" else -1
-    taker = player if dst == "hand" else arg if dst == "hand:arg" else -1
-    if giver >= 0:
-        _leaves(memory, giver, card)
-        if dst == "table":
-            # a card reshuffled and played again counts again: a long game reaches any
-            # count, which stays at the most a byte holds
-            if card != NO_CARD and memory.played[giver][card] < COUNT_MAX:
-                memory.played = _put(memory.played, giver, _add(memory.played[giver], card, 1))
-            if memory.drawn[giver]:
-                memory.drawn = _put(memory.drawn, giver, 0)
-    if taker >= 0:
-        if card != NO_CARD and taker != memory.seat and memory.known[taker][card] < COUNT_MAX:
-            memory.known = _put(memory.known, taker, _add(memory.known[taker], card, 1))
-        if src == "stock":
-            memory.drawn = _put(memory.drawn, taker, memory.drawn[taker] + 1)
+    give = {"hand": 1, "hand:arg": 2}.get(src, 0)  # the giver: nobody, the player, the arg
+    take = {"hand": 1, "hand:arg": 2}.get(dst, 0)
+    to_table, from_stock = dst == "table", src == "stock"
+    shared, own = part != OWN, part != SHARED
+    if not ((own and (give or take)) or (shared and ((give and to_table)
+                                                     or (take and from_stock)))):
+        return None
+
+    def fold(memory: Memory, player: int, card: int, arg: int) -> None:
+        if seen_only and card == NO_CARD:
+            return
+        giver = player if give == 1 else arg if give == 2 else -1
+        if giver >= 0:
+            if own:
+                _leaves(memory, giver, card)
+            if shared and to_table:
+                # a card reshuffled and played again counts again: a long game reaches any
+                # count, which stays at the most a byte holds
+                if card != NO_CARD and memory.played[giver][card] < COUNT_MAX:
+                    memory.played = _put(memory.played, giver,
+                                         _add(memory.played[giver], card, 1))
+                if memory.drawn[giver]:
+                    memory.drawn = _put(memory.drawn, giver, 0)
+        taker = player if take == 1 else arg if take == 2 else -1
+        if taker >= 0:
+            if (own and card != NO_CARD and taker != memory.seat
+                    and memory.known[taker][card] < COUNT_MAX):
+                memory.known = _put(memory.known, taker, _add(memory.known[taker], card, 1))
+            if shared and from_stock:
+                memory.drawn = _put(memory.drawn, taker, memory.drawn[taker] + 1)
+    return fold
 
 
 def fold(events: Iterable[Sequence], kinds: Mapping[str, EventKind], seat: int,
          num_players: int, num_cards: int, num_suits: int) -> Memory:
     """A new memory of ``seat`` with every event of ``events`` (its history) folded in."""
     memory = new_memory(seat, num_players, num_cards, num_suits)
+    steps: dict[str, Fold | None] = {}  # each kind's fold, looked up once per history
     for event in events:
-        remember(memory, event, kinds[event[0]])
+        name = event[0]
+        if name not in steps:
+            steps[name] = folder(kinds[name])
+        step = steps[name]
+        if step is not None:
+            step(memory, event[1], event[2], event[3])
         memory.position += 1
     return memory
 

@@ -51,7 +51,7 @@ from .blocks import ActionSpace
 from .determinizers.belief import BELIEFS, ChoiceModel
 from .encoding import Encoder, latest_version, shared_encoder
 from .fields import ViewField, check_enabling_options, compile_fields_reader, view_class
-from .memory import Memory, new_memory, remember
+from .memory import OWN, Fold, Memory, folds, new_memory, shared_folds
 
 if TYPE_CHECKING:
     from .determinizers import Determinizer
@@ -151,10 +151,19 @@ class TableEngine(Engine):
     _legal_by_kind: ClassVar[dict[str, Callable]] = {}
     _apply_by_kind: ClassVar[dict[str, Callable]] = {}
     _resolve_by_kind: ClassVar[dict[str, Callable]] = {}
+    #: event kind -> its memory fold and whether its card is private (:func:`memory.folds
+    #: <eights.engines.memory.folds>`; set when the class is made): kinds that move no card
+    #: are left out, so :meth:`memory` skips their events
+    _memory_folds: ClassVar[dict[str, tuple[Fold, bool]]] = {}
+    #: the folds of the fields every seat's memory shares, where they are shared (else
+    #: ``None``), and of each seat's own (:func:`~eights.engines.memory.shared_folds`)
+    _shared_folds: ClassVar[dict[str, Fold] | None] = None
+    _own_folds: ClassVar[dict[str, tuple[Fold, bool]]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Build the frame dispatch tables and the view class from the declarations."""
         super().__init_subclass__(**kwargs)
+        cls._set_memory_folds()
         tables: dict[str, dict[str, Callable]] = {"_legal": {}, "_apply": {}, "_resolve": {}}
         for name in dir(cls):
             for suffix, table in tables.items():
@@ -197,6 +206,14 @@ class TableEngine(Engine):
                             f"{', '.join(cls.actions.blocks)}")
 
     @classmethod
+    def _set_memory_folds(cls) -> None:
+        """The class's fold tables, from its event kinds (:mod:`eights.engines.memory`)."""
+        kinds, private = cls.event_kinds, cls.private_events
+        cls._memory_folds = folds(kinds, private)
+        cls._shared_folds = shared_folds(kinds, private)
+        cls._own_folds = folds(kinds, private, OWN)
+
+    @classmethod
     def encoder(cls, config: Any, version: int | None = None) -> Encoder:
         """The observation encoder of this variant at ``config``, from :attr:`view_fields`
         (one per config and version, shared: see
@@ -221,6 +238,11 @@ class TableEngine(Engine):
         super()._begin(seed, deck, first_player)
         #: per seat, what it remembers of the table (:meth:`memory`), folded on demand
         self._memories: list[Memory | None] = [None] * self.num_players
+        #: the fields every seat's memory shares (:func:`~eights.engines.memory.shared_folds`),
+        #: folded once for all; per seat, whether its memory folds them itself instead (one
+        #: started from a view's, :meth:`remember_view`)
+        self._shared_memory: Memory | None = None
+        self._apart = [False] * self.num_players
         #: the deck's copies as one int of byte lanes (:meth:`unseen`), read once per engine
         self._deck_lanes: int | None = None
 
@@ -230,36 +252,65 @@ class TableEngine(Engine):
         Only the events logged since the seat's last call are read, each redacted for the
         seat as its history is (a card of a private kind hidden unless the event is its
         own), so the memory holds nothing its view could not. Kept per seat; its fields are
-        immutable tuples, replaced as events fold in, so a view holds them uncopied.
+        immutable tuples, replaced as events fold in, so a view holds them uncopied. Where
+        the variant allows (:func:`~eights.engines.memory.shared_folds`), the fields that
+        are the same for every seat are folded once for all (:meth:`_shared`) and the
+        seat folds only what it knows of the hands.
         """
         memory = self._memories[seat]
         log = self._log
         if memory is not None and memory.position == len(log):
             return memory
         if memory is None:
-            memory = self._memories[seat] = new_memory(
-                seat, self.num_players, len(self.cardset), len(self.cardset.colour_codes))
-        kinds, private = self.event_kinds, self.private_events
-        for e in log[memory.position:]:
-            if e[0] in private and e[1] != seat:
-                e = (e[0], e[1], NO_CARD, e[3])
-            remember(memory, e, kinds[e[0]])
+            memory = self._memories[seat] = self._new_memory(seat)
+        shared = self._shared_folds is not None and not self._apart[seat]
+        folds = self._own_folds if shared else self._memory_folds
+        for kind, player, card, arg in log[memory.position:]:
+            fold = folds.get(kind)
+            if fold is not None:  # (most kinds move no card: nothing to fold)
+                step, private = fold
+                step(memory, player, NO_CARD if private and player != seat else card, arg)
         memory.position = len(log)
+        if shared:
+            common = self._shared()
+            memory.played, memory.named, memory.drawn = common.played, common.named, common.drawn
         return memory
+
+    def _new_memory(self, seat: int) -> Memory:
+        return new_memory(seat, self.num_players, len(self.cardset),
+                          len(self.cardset.colour_codes))
+
+    def _shared(self) -> Memory:
+        """The fields every seat's memory shares, every event of the log folded in once
+        (unredacted: :func:`~eights.engines.memory.shared_folds` holds only where no
+        redaction changes them); a memory of no seat, its ``known`` unused."""
+        common = self._shared_memory
+        log = self._log
+        if common is None:
+            common = self._shared_memory = self._new_memory(NO_SEAT)
+        elif common.position == len(log):
+            return common
+        folds = self._shared_folds
+        for kind, player, card, arg in log[common.position:]:
+            step = folds.get(kind)
+            if step is not None:
+                step(common, player, card, arg)
+        common.position = len(log)
+        return common
 
     def remember_view(self, view: Any) -> None:
         """Start the view's seat's memory from what the view remembers (a determinized
         engine has no past events to fold; what it logs from here on folds on top)."""
         if not hasattr(view, "played_cards"):
             return
-        memory = new_memory(view.seat, self.num_players, len(self.cardset),
-                            len(self.cardset.colour_codes))
+        memory = self._new_memory(view.seat)
         memory.played = tuple(map(bytes, view.played_cards))
         memory.named = tuple(map(tuple, view.named_suits))
         memory.drawn = tuple(view.drawn_since_play)
         if hasattr(view, "known_cards"):
             memory.known = tuple(map(bytes, view.known_cards))
         self._memories[view.seat] = memory
+        self._apart[view.seat] = True  # (its shared fields are the view's, not the log's)
 
     def restore(self, snap: tuple) -> None:
         """:meth:`Engine.restore`; a memory that folded events past the restored log is
@@ -268,6 +319,9 @@ class TableEngine(Engine):
         length = len(self._log)
         self._memories = [m if m is not None and m.position <= length else None
                           for m in self._memories]
+        common = self._shared_memory
+        if common is not None and common.position > length:
+            self._shared_memory = None
 
     def deck_counts(self) -> tuple[int, ...]:
         """Copies of each card id in the full deck, computed once per config."""
@@ -296,8 +350,8 @@ class TableEngine(Engine):
         s = self.state
         rest = self._deck_lanes
         if rest is None:
-            rest = self._deck_lanes = self._deck_copies()[1]
-        lane = _lanes(len(self.cardset)).__getitem__
+            rest = self._unseen_setup()
+        lane, nothing = self._card_lane, self._no_cards
         for counts in s.pile_counts:
             rest -= int.from_bytes(counts, "little")
         for zone in s.zones:
@@ -305,9 +359,18 @@ class TableEngine(Engine):
                 rest -= sum(map(lane, zone))
         rest -= sum(map(lane, s.hands[seat]))
         for q, known in enumerate(self.memory(seat).known):
-            if q != seat and any(known):
+            if q != seat and known != nothing:  # (a row of zeros, most of the time, takes 0)
                 rest -= int.from_bytes(known, "little")
-        return rest.to_bytes(len(self.cardset), "little")
+        return rest.to_bytes(len(nothing), "little")
+
+    def _unseen_setup(self) -> int:
+        """Read once a game what :meth:`unseen` reads at every call: the deck's copies as an
+        int of byte lanes (returned), the lane of each card id and a row of no cards."""
+        num_cards = len(self.cardset)
+        self._card_lane = _lanes(num_cards).__getitem__
+        self._no_cards = bytes(num_cards)
+        self._deck_lanes = self._deck_copies()[1]
+        return self._deck_lanes
 
     def table_counts(self) -> list[int]:
         """Copies of each card face up on the table: every pile and every seat's zone."""
@@ -715,6 +778,9 @@ class TableEngine(Engine):
     def settle_position(self) -> None:
         """Apply the position's forced moves, as after every step: it is ready to play."""
         self._settle()
+
+
+TableEngine._set_memory_folds()  # (__init_subclass__ sets each variant's)
 
 
 def agenda_field(**rules: Any) -> ViewField:

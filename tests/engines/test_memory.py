@@ -18,7 +18,8 @@ import pytest
 from eights.cards import NO_CARD
 from eights.engines import make_game
 from eights.engines.events import EventKind
-from eights.engines.memory import fold, new_memory, remember, unseen
+from eights.engines.memory import fold, new_memory, remember, shared_folds, unseen
+from eights.variants import REGISTRY
 
 from ..conftest import every_option_config, sweep_id
 
@@ -108,6 +109,24 @@ def test_a_restored_engine_folds_its_memory_again_from_the_restored_log():
     game.restore(snap)
     assert game.memory(0).position == len(game.events)
     assert not any(game.memory(0).played[1]) or before != game.memory(0).played[1]
+
+
+@pytest.mark.parametrize("variant", sorted(REGISTRY))
+def test_the_fields_folded_once_for_every_seat_are_the_ones_each_seat_folds_alone(variant):
+    """The engine folds ``played``, ``named`` and ``drawn`` once for all seats (where
+    memory.shared_folds allows): at every decision each seat's memory is its own
+    history folded alone, as the protocol's reader folds it."""
+    game = make_game(variant, seed=11)
+    rng = random.Random(3)
+    n, cards, suits = game.num_players, len(game.cardset), len(game.cardset.colour_codes)
+    assert type(game)._shared_folds is not None  # (every shipped variant shares them)
+    while not game.game_over:
+        for seat in rng.sample(range(n), n):  # (the seats read in any order)
+            alone = fold(game.view(seat).history(), game.event_kinds, seat, n, cards, suits)
+            memory = game.memory(seat)
+            assert (memory.played, memory.named, memory.drawn, memory.known) == (
+                alone.played, alone.named, alone.drawn, alone.known), (seat, len(game.events))
+        game.step(rng.choice(game.legal_actions()))
 
 
 PLAY = EventKind("play", "a play", "{player} plays {card}.", card=True, flow=("hand", "table"))
@@ -322,3 +341,12 @@ def test_a_feature_name_taken_twice_is_refused_naming_the_field():
               ViewField("b", "bool", "b", "True", Flag(), feature="played")]
     with pytest.raises(ValueError, match="feature name 'played' is taken"):
         Encoder(fields, make_game("crazy_eights").config)
+
+
+def test_a_private_card_put_face_up_keeps_every_seat_folding_its_own_memory():
+    """Where a seat's redacted history changes what it counts as played (a card only its
+    player sees, put face up), the engine cannot fold those counts once for all seats."""
+    hidden = EventKind("play", "a hidden play", "{player} plays a card.", card=True,
+                       visibility="player", flow=("hand", "table"))
+    assert shared_folds({"play": PLAY, "take": TAKE, "give": GIVE}, {"take", "give"})
+    assert shared_folds({"play": hidden}, {"play"}) is None
