@@ -9,6 +9,7 @@ compiled search (numba's compile or cache load) is not timed.
 
     .venv/bin/python benchmarks/search_speed.py
     .venv/bin/python benchmarks/search_speed.py --players 4 --sims 200
+    .venv/bin/python benchmarks/search_speed.py --variant livery_eights
 """
 
 from __future__ import annotations
@@ -22,14 +23,16 @@ from eights.agents import make_agent
 from eights.agents.ismcts import ISMCTSAgent
 from eights.engines import make_game
 from eights.engines.base import PlayerView
+from eights.vector.tables import COMPILED
 
 CORES = ("python", "compiled")
 
 
-def positions(players: int, games: int, seed: int) -> list[PlayerView]:
+def positions(players: int, games: int, seed: int, variant: str = "crazy_eights"
+              ) -> list[PlayerView]:
     """The acting seat's view at every decision of ``games`` heuristic games."""
-    game = make_game("crazy_eights", num_players=players)
-    heuristic = make_agent("heuristic", "crazy_eights")
+    game = make_game(variant, num_players=players)
+    heuristic = make_agent("heuristic", variant)
     views = []
     for k in range(games):
         game.reset(seed=seed + k)
@@ -41,10 +44,10 @@ def positions(players: int, games: int, seed: int) -> list[PlayerView]:
     return views
 
 
-def measure(players: int = 2, games: int = 3, sims: int = 300, seed: int = 0
-            ) -> dict[str, float]:
+def measure(players: int = 2, games: int = 3, sims: int = 300, seed: int = 0,
+            variant: str = "crazy_eights") -> dict[str, float]:
     """Simulations per CPU-second of each core over the same positions."""
-    views = positions(players, games, seed)
+    views = positions(players, games, seed, variant)
     agents = {core: ISMCTSAgent(seed=1, simulations=sims, core=core) for core in CORES}
     agents["compiled"].visit_counts(views[0])  # compile or load from the cache
     seconds = dict.fromkeys(CORES, 0.0)
@@ -59,13 +62,15 @@ def measure(players: int = 2, games: int = 3, sims: int = 300, seed: int = 0
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", default="crazy_eights", choices=sorted(COMPILED),
+                        help="a variant with a compiled core")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=3, help="heuristic games to search from")
     parser.add_argument("--sims", type=int, default=300, help="simulations per search")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    result = measure(args.players, args.games, args.sims, args.seed)
-    print(f"crazy_eights {args.players}p, {result['positions']} positions, {args.sims} "
+    result = measure(args.players, args.games, args.sims, args.seed, args.variant)
+    print(f"{args.variant} {args.players}p, {result['positions']} positions, {args.sims} "
           f"simulations each")
     for core in CORES:
         print(f"  {core:>8}: {result[core]:,.0f} simulations per CPU-second "
