@@ -53,6 +53,7 @@ def _check(result: dict) -> None:
         ("bench_openspiel", {"observe": False, "num_players": 5}),
         ("bench_rlcard_uno", {}),
         ("bench_vector", {"tables": 8}),
+        ("bench_vector", {"tables": 8, "variant": "livery_eights"}),
         ("bench_vector", {"tables": 4, "backend": "python", "num_players": 3}),
         ("bench_vector_learner", {"tables": 8}),
     ],
