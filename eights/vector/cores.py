@@ -1,10 +1,10 @@
 """The compiled cores' entry points under one name, picked by the table record's type.
 
-Code that runs on any compiled core (the search of :mod:`eights.vector.search`)
-calls :func:`legal_actions`, :func:`step`, :func:`returns` and
-:func:`heuristic_action` here. Each is a numba ``overload``: when a kernel is
+Code that runs on any compiled core (the batched entry points of
+:mod:`eights.vector.batch`, the search of :mod:`eights.vector.search`) calls
+the functions here. Each is a numba ``overload``: when a kernel is
 compiled for a record type, the overload finds the core whose
-``state_dtype()`` that record is (:data:`~eights.vector.tables.COMPILED`) and
+``state_dtype()`` that record is (:data:`COMPILED`) and
 calls that core's function, so the choice costs nothing at run time and a
 kernel is compiled, and cached on disk, once per core. Called from Python
 they refuse: they exist for compiled code.
@@ -15,24 +15,32 @@ A core keeps these signatures (``rules`` and ``hints`` are what its
 * ``legal_actions(t, prm, out) -> k``: the legal ids, ascending, in ``out[:k]``;
 * ``step(t, prm, rules, a, buf)``: the player to act plays ``a`` (legal);
 * ``returns(t, prm, out)``: each seat's reward (0 until the game ends);
-* ``heuristic_action(t, prm, rules, hints, buf) -> a``: the heuristic's choice.
+* ``heuristic_action(t, prm, rules, hints, buf) -> a``: the heuristic's choice;
+* ``new_game(t, prm, rules, game_seed)``: deal the game of that seed;
+* ``observe(t, prm, offs, scales, seat, out)`` and ``mask(t, out)``: a seat's
+  observation, the seat to act's legal mask;
 
-and a record with the pile games' fields: ``hands`` (copies per seat and card
-id), ``hand_len``, ``stock``/``stock_len``, ``current`` and the Mersenne
-Twister's ``mti``.
+and a record with ``legal`` (the mask, one entry per action id), ``seeder``
+(the table's stream of game seeds), ``current``, and for the search the pile
+games' ``hands`` (copies per seat and card id), ``hand_len``,
+``stock``/``stock_len`` and the Mersenne Twister's ``mti``.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 import numba
 from numba.extending import overload
 
-from .tables import COMPILED
+#: variants with a compiled core -> the module that holds it (imported, and compiled, on
+#: first use only)
+COMPILED = {"crazy_eights": "eights.vector.crazy_eights",
+            "livery_eights": "eights.vector.livery_eights"}
 
 
 @functools.cache
@@ -53,63 +61,34 @@ def core_of(record_type: Any) -> ModuleType | None:
     return None
 
 
-def _compiled_only(name: str):
-    def stub(*args: Any) -> Any:
+def _dispatched(name: str) -> Callable[..., Any]:
+    """A function that compiled code calls with a table record first: numba resolves it to
+    the record's core's function ``name`` (an ``overload``); Python may not call it."""
+    # (no annotations on these three: numba compares the typer's parameters with the
+    # implementation's, annotations included)
+    def stub(t, *args):
         raise TypeError(f"eights.vector.cores.{name} runs in compiled code only; call the "
                         f"variant's core module from Python")
+
+    def typer(t, *args):
+        core = core_of(t)
+        if core is None:
+            return None
+        fn = getattr(core, name)
+
+        def impl(t, *args):
+            return fn(t, *args)
+        return impl
+
     stub.__name__ = name
+    overload(stub)(typer)
     return stub
 
 
-legal_actions = _compiled_only("legal_actions")
-step = _compiled_only("step")
-returns = _compiled_only("returns")
-heuristic_action = _compiled_only("heuristic_action")
-
-
-@overload(legal_actions)
-def _legal_actions(t, prm, out):
-    core = core_of(t)
-    if core is not None:
-        fn = core.legal_actions
-
-        def impl(t, prm, out):
-            return fn(t, prm, out)
-        return impl
-    return None
-
-
-@overload(step)
-def _step(t, prm, rules, a, buf):
-    core = core_of(t)
-    if core is not None:
-        fn = core.step
-
-        def impl(t, prm, rules, a, buf):
-            fn(t, prm, rules, a, buf)
-        return impl
-    return None
-
-
-@overload(returns)
-def _returns(t, prm, out):
-    core = core_of(t)
-    if core is not None:
-        fn = core.returns
-
-        def impl(t, prm, out):
-            fn(t, prm, out)
-        return impl
-    return None
-
-
-@overload(heuristic_action)
-def _heuristic_action(t, prm, rules, hints, buf):
-    core = core_of(t)
-    if core is not None:
-        fn = core.heuristic_action
-
-        def impl(t, prm, rules, hints, buf):
-            return fn(t, prm, rules, hints, buf)
-        return impl
-    return None
+legal_actions = _dispatched("legal_actions")
+step = _dispatched("step")
+returns = _dispatched("returns")
+heuristic_action = _dispatched("heuristic_action")
+new_game = _dispatched("new_game")
+observe = _dispatched("observe")
+mask = _dispatched("mask")

@@ -28,7 +28,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from .mt import randbelow, seed, shuffle, splitmix_next
+from .mt import randbelow, seed, shuffle
 from .records import fill_pile_record
 
 TURN, SUIT, AFTER_DRAW, NONE = 0, 1, 2, -1
@@ -567,71 +567,6 @@ def heuristic_action(t, prm, points, attack, buf):
         if buf[i] == DRAW:
             return DRAW
     return buf[0]
-
-
-# ---------------------------------------------------------------- many tables
-@numba.njit(cache=True)
-def reset_all(tables, prm, points, seeds):
-    """Seed each table's stream of game seeds and deal its first game."""
-    for i in range(tables.shape[0]):
-        t = tables[i]
-        t.seeder = seeds[i]
-        t.seeder, game_seed = splitmix_next(t.seeder)
-        new_game(t, prm, points, game_seed)
-
-
-@numba.njit(cache=True)
-def next_game(t, prm, points):
-    """The table's next game, from its own stream of game seeds."""
-    t.seeder, game_seed = splitmix_next(t.seeder)
-    new_game(t, prm, points, game_seed)
-
-
-@numba.njit(cache=True)
-def next_games(tables, prm, points, which):
-    for j in range(which.shape[0]):
-        next_game(tables[which[j]], prm, points)
-
-
-@numba.njit(cache=True)
-def observe_many(tables, prm, offs, scales, which, seats, obs, masks):
-    """Row ``j``: seat ``seats[j]``'s observation at table ``which[j]``, and its mask (zeros
-    unless that seat is to act)."""
-    for j in range(which.shape[0]):
-        t = tables[which[j]]
-        observe(t, prm, offs, scales, seats[j], obs[j])
-        if t.current == seats[j]:
-            mask(t, masks[j])
-        else:
-            masks[j, :] = 0
-
-
-@numba.njit(cache=True)
-def step_many(tables, prm, points, which, actions):
-    """Each table's seat to act plays its action; if one is illegal, the index of the
-    first such and no table moved, else -1."""
-    for j in range(which.shape[0]):  # every action checked before any table moves
-        t = tables[which[j]]
-        a = actions[j]
-        if t.current < 0 or not 0 <= a < NUM_ACTIONS or not t.legal[a]:
-            return j
-    buf = np.empty(NUM_ACTIONS, np.int64)
-    for j in range(which.shape[0]):
-        step(tables[which[j]], prm, points, actions[j], buf)
-    return -1
-
-
-@numba.njit(cache=True)
-def heuristic_many(tables, prm, points, attack, which, out):
-    buf = np.empty(NUM_ACTIONS, np.int64)
-    for j in range(which.shape[0]):
-        out[j] = heuristic_action(tables[which[j]], prm, points, attack, buf)
-
-
-@numba.njit(cache=True)
-def returns_many(tables, prm, which, out):
-    for j in range(which.shape[0]):
-        returns(tables[which[j]], prm, out[j])
 
 
 def constants(engine, config):

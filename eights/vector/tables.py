@@ -29,12 +29,10 @@ from ..config import ConfigError, GameConfig
 from ..engines import engine_class
 from ..engines.base import IllegalActionError
 from ..variants import REGISTRY
+from . import batch
+from .cores import COMPILED
 from .mt import splitmix_next_py
 
-#: variants with a compiled core -> the module that holds it (imported, and compiled, on
-#: first use only)
-COMPILED = {"crazy_eights": "eights.vector.crazy_eights",
-            "livery_eights": "eights.vector.livery_eights"}
 #: the compiled variants whose entry points this process has compiled or loaded already
 _READY: set[str] = set()
 
@@ -239,16 +237,15 @@ class CompiledTables(Tables):
         one, seat = np.zeros(1, np.int64), np.zeros(1, np.int64)
         obs = np.zeros((1, self.observation_size), np.float32)
         masks = np.zeros((1, self.num_actions), np.int8)
-        core = self.core
-        core.reset_all(scratch, self.params, self.rules, np.zeros(1, np.uint64))
-        core.observe_many(scratch, self.params, self.offsets, self.scales, one, seat, obs, masks)
+        batch.reset_all(scratch, self.params, self.rules, np.zeros(1, np.uint64))
+        batch.observe_many(scratch, self.params, self.offsets, self.scales, one, seat, obs, masks)
         actions = np.full(1, -1, np.int64)
-        core.heuristic_many(scratch, self.params, self.rules, self.hints, one, actions)
-        core.step_many(scratch, self.params, self.rules, one, actions)
-        core.returns_many(scratch, self.params, one, np.zeros((1, self.num_players), np.float32))
-        core.next_games(scratch, self.params, self.rules, one)
-        entry = (core.reset_all, core.observe_many, core.heuristic_many, core.step_many,
-                 core.returns_many, core.next_games)
+        batch.heuristic_many(scratch, self.params, self.rules, self.hints, one, actions)
+        batch.step_many(scratch, self.params, self.rules, one, actions)
+        batch.returns_many(scratch, self.params, one, np.zeros((1, self.num_players), np.float32))
+        batch.next_games(scratch, self.params, self.rules, one)
+        entry = (batch.reset_all, batch.observe_many, batch.heuristic_many, batch.step_many,
+                 batch.returns_many, batch.next_games)
         if any(sum(f.stats.cache_misses.values()) for f in entry):
             print(f"eights.vector: compiled the {self.variant} core in "
                   f"{time.perf_counter() - started:.1f} s (cached in "
@@ -259,25 +256,25 @@ class CompiledTables(Tables):
         return self.state["current"]
 
     def reset(self, seed: int | None = None) -> None:
-        self.core.reset_all(self.state, self.params, self.rules,
+        batch.reset_all(self.state, self.params, self.rules,
                             table_seeds(seed, self.num_tables))
 
     def next_game(self, tables) -> None:
-        self.core.next_games(self.state, self.params, self.rules,
+        batch.next_games(self.state, self.params, self.rules,
                              np.asarray(tables, np.int64))
 
     def game_seeds(self) -> np.ndarray:
         return self.state["game_seed"].copy()
 
     def observe(self, tables, seats, obs, masks) -> None:
-        self.core.observe_many(self.state, self.params, self.offsets, self.scales,
+        batch.observe_many(self.state, self.params, self.offsets, self.scales,
                                np.asarray(tables, np.int64), np.asarray(seats, np.int64),
                                obs, masks)
 
     def step(self, tables, actions) -> None:
         tables = np.asarray(tables, np.int64)
         actions = np.asarray(actions, np.int64)
-        bad = self.core.step_many(self.state, self.params, self.rules, tables, actions)
+        bad = batch.step_many(self.state, self.params, self.rules, tables, actions)
         if bad >= 0:
             i = int(tables[bad])
             if self.state["current"][i] < 0:
@@ -289,13 +286,13 @@ class CompiledTables(Tables):
     def heuristic_actions(self, tables) -> np.ndarray:
         tables = np.asarray(tables, np.int64)
         out = np.empty(len(tables), np.int64)
-        self.core.heuristic_many(self.state, self.params, self.rules, self.hints, tables, out)
+        batch.heuristic_many(self.state, self.params, self.rules, self.hints, tables, out)
         return out
 
     def returns(self, tables) -> np.ndarray:
         tables = np.asarray(tables, np.int64)
         out = np.zeros((len(tables), self.num_players), np.float32)
-        self.core.returns_many(self.state, self.params, tables, out)
+        batch.returns_many(self.state, self.params, tables, out)
         return out
 
     def terminated(self, tables) -> np.ndarray:

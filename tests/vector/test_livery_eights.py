@@ -132,52 +132,8 @@ def test_the_script_names_a_livery_feature_that_differs(monkeypatch, capsys):
 
 
 # ------------------------------------------------------------------ refusals
-def _tables(num_tables: int = 3) -> CompiledTables:
-    tables = make_tables(VARIANT, num_tables, "compiled")
-    tables.reset(11)
-    return tables
-
-
-def _illegal(tables: CompiledTables, i: int) -> int:
-    return int(np.flatnonzero(tables.state["legal"][i] == 0)[0])
-
-
-def test_an_illegal_action_is_refused_naming_the_legal_ones():
-    tables = _tables()
-    before = tables.state.copy()
-    legal = np.flatnonzero(tables.state["legal"][1])
-    bad = _illegal(tables, 1)
-    with pytest.raises(IllegalActionError) as caught:
-        tables.step(np.array([1]), np.array([bad]))
-    message = str(caught.value)
-    assert f"action {bad} ({tables.texts[bad]!r}) is not legal" in message
-    assert "table 1" in message
-    for a in legal:
-        assert tables.texts[a] in message
-    assert tables.state.tobytes() == before.tobytes()  # nothing moved
-
-
-@pytest.mark.parametrize("action", [-1, 60, 10**6])
-def test_an_action_out_of_range_is_refused(action):
-    tables = _tables(1)
-    before = tables.state.copy()
-    with pytest.raises(IllegalActionError, match=f"action {action} .*legal: "):
-        tables.step(np.array([0]), np.array([action]))
-    assert tables.state.tobytes() == before.tobytes()
-
-
-def test_a_batch_with_an_illegal_action_moves_no_table():
-    """Every action is checked before any table moves, so a caller that catches the error
-    and steps again never steps a table twice."""
-    tables = _tables(3)
-    before = tables.state.copy()
-    first = int(np.flatnonzero(tables.state["legal"][0])[0])
-    last = int(np.flatnonzero(tables.state["legal"][2])[0])
-    with pytest.raises(IllegalActionError, match="table 1"):
-        tables.step(np.arange(3), np.array([first, _illegal(tables, 1), last]))
-    assert tables.state.tobytes() == before.tobytes()
-
-
+# (an illegal action, one out of range, a batch with one illegal action: every compiled core
+# alike, in tests/vector/test_tables.py)
 def test_an_ended_table_refuses_every_action():
     tables = make_tables(VARIANT, 1, "compiled", hand_size=1, max_turns=1)
     for seed in range(100):  # a deal over before its first decision

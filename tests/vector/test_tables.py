@@ -1,0 +1,60 @@
+"""What every compiled core's tables refuse: ``CompiledTables.step`` on the shared batch
+entry points (:mod:`eights.vector.batch`) checks each action before any table moves."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from eights.engines.base import IllegalActionError
+from eights.vector import CompiledTables, make_tables
+from eights.vector.tables import COMPILED
+
+pytestmark = pytest.mark.parametrize("variant", sorted(COMPILED))
+
+
+def _tables(variant: str, num_tables: int = 3) -> CompiledTables:
+    tables = make_tables(variant, num_tables, "compiled")
+    tables.reset(11)
+    return tables
+
+
+def _illegal(tables: CompiledTables, i: int) -> int:
+    return int(np.flatnonzero(tables.state["legal"][i] == 0)[0])
+
+
+def test_an_illegal_action_is_refused_naming_the_legal_ones(variant):
+    tables = _tables(variant)
+    before = tables.state.copy()
+    legal = np.flatnonzero(tables.state["legal"][1])
+    bad = _illegal(tables, 1)
+    with pytest.raises(IllegalActionError) as caught:
+        tables.step(np.array([1]), np.array([bad]))
+    message = str(caught.value)
+    assert f"action {bad} ({tables.texts[bad]!r}) is not legal" in message
+    assert "table 1" in message
+    for a in legal:
+        assert tables.texts[a] in message
+    assert tables.state.tobytes() == before.tobytes()  # nothing moved
+
+
+@pytest.mark.parametrize("beyond", [-1, 0, 10**6])
+def test_an_action_out_of_range_is_refused(variant, beyond):
+    tables = _tables(variant, 1)
+    action = -1 if beyond < 0 else tables.num_actions + beyond
+    before = tables.state.copy()
+    with pytest.raises(IllegalActionError, match=f"action {action} .*legal: "):
+        tables.step(np.array([0]), np.array([action]))
+    assert tables.state.tobytes() == before.tobytes()
+
+
+def test_a_batch_with_an_illegal_action_moves_no_table(variant):
+    """Every action is checked before any table moves, so a caller that catches the error
+    and steps again never steps a table twice."""
+    tables = _tables(variant, 3)
+    before = tables.state.copy()
+    first = int(np.flatnonzero(tables.state["legal"][0])[0])
+    last = int(np.flatnonzero(tables.state["legal"][2])[0])
+    with pytest.raises(IllegalActionError, match="table 1"):
+        tables.step(np.arange(3), np.array([first, _illegal(tables, 1), last]))
+    assert tables.state.tobytes() == before.tobytes()
