@@ -28,6 +28,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from .kernels import best_suit
 from .mt import randbelow, seed, shuffle
 from .records import fill_pile_record
 
@@ -510,22 +511,6 @@ def mask(t, out):
 
 
 # ---------------------------------------------------------------- the heuristic
-@numba.njit(cache=True)
-def best_suit(t, seat):
-    """:func:`eights.agents.heuristic.best_suit` of ``seat``'s hand: the suit it holds most
-    of (8s aside), a tie to the suit of higher cards (each card counts 100 + its rank)."""
-    base = seat * CARDS
-    best, best_key = 0, -1
-    for s in range(4):
-        key = 0
-        for r in range(13):
-            if r != 7:
-                key += t.hands[base + s * 13 + r] * (100 + r + 1)
-        if key > best_key:
-            best, best_key = s, key
-    return best
-
-
 @numba.njit(cache=True)
 def heuristic_action(t, prm, points, attack, buf):
     """What :class:`~eights.agents.heuristic.PileHeuristic` plays for the seat to act

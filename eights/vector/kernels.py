@@ -1,9 +1,12 @@
-"""Small compiled helpers shared by every core: choices over batches of masks."""
+"""Small compiled helpers shared by every core: choices over batches of masks, the suit a
+hand holds most."""
 
 from __future__ import annotations
 
 import numba
 import numpy as np
+
+from .records import CARDS
 
 
 @numba.njit(cache=True)
@@ -32,3 +35,21 @@ def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     out = np.empty(masks.shape[0], np.int64)
     sample_legal(masks, rng.random(masks.shape[0]), out)
     return out
+
+
+@numba.njit(cache=True)
+def best_suit(t, seat):
+    """:func:`eights.agents.heuristic.best_suit` of ``seat``'s hand: the suit it holds most
+    of (8s aside), a tie to the suit of higher cards (each card counts 100 + its rank), and
+    a tie of those to the first suit; any core's record with ``hands`` (copies per seat and
+    card id of the standard deck)."""
+    base = seat * CARDS
+    best, best_key = 0, -1
+    for s in range(4):
+        key = 0
+        for r in range(13):
+            if r != 7:
+                key += t.hands[base + s * 13 + r] * (100 + r + 1)
+        if key > best_key:
+            best, best_key = s, key
+    return best

@@ -33,6 +33,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from .kernels import best_suit
 from .mt import randbelow, seed, shuffle
 from .records import fill_pile_record
 
@@ -616,23 +617,6 @@ def mask(t, out):
 
 
 # ---------------------------------------------------------------- the heuristic
-@numba.njit(cache=True)
-def best_suit(t, seat):
-    """:func:`eights.agents.heuristic.best_suit` of ``seat``'s hand: the suit it holds most
-    of (8s aside), a tie to the suit of higher cards (each card counts 100 + its rank), and
-    a tie of those to the first suit."""
-    base = seat * CARDS
-    best, best_key = 0, -1
-    for s in range(4):
-        key = 0
-        for r in range(13):
-            if r != EIGHT - 1:
-                key += t.hands[base + s * 13 + r] * (100 + r + 1)
-        if key > best_key:
-            best, best_key = s, key
-    return best
-
-
 @numba.njit(cache=True)
 def _play_score(t, points, attack, seat, c, nearest):
     """:func:`eights.agents.heuristic.play_score`: keep 8s, shed points, play from the long

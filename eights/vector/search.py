@@ -49,8 +49,9 @@ from ..config import ConfigError
 from ..engines import engine_class
 from ..engines.determinizers.belief import CANDIDATES, NAMED_EPS, VOID_EPS, AtMost, NamedSuit
 from . import cores
-from . import crazy_eights as ce
+from .kernels import best_suit
 from .mt import splitmix_next
+from .records import CARDS
 
 #: evidence row kinds (:func:`evidence_rows`)
 AT_MOST, NAMED_SUIT = 0, 1
@@ -60,8 +61,6 @@ EVIDENCE_CARDS = 3
 #: what an action id is to the playout policy (:func:`playout_kinds`): another action, a
 #: card play, a wild card's play; ``NAMES_SUIT + s`` names suit (colour) ``s``
 OTHER, PLAYS, PLAYS_WILD, NAMES_SUIT = 0, 1, 2, 10
-#: the card ids of the compiled cores' standard deck
-CARDS = 52
 
 #: node arrays: key (seat * actions + action), first child, next sibling, visits, availability
 K_KEY, K_CHILD, K_SIBLING, K_VISITS, K_AVAIL = range(5)
@@ -275,7 +274,7 @@ def _playout_action(r, kinds, legal, k, rng):
                     return legal[i], rng
                 pick -= 1
     if kinds[legal[0]] >= NAMES_SUIT:
-        best = NAMES_SUIT + ce.best_suit(r, r.current)
+        best = NAMES_SUIT + best_suit(r, r.current)
         for i in range(k):  # the suit held most, if it is among the actions given
             if kinds[legal[i]] == best:
                 return legal[i], rng
