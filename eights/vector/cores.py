@@ -37,10 +37,18 @@ from typing import Any
 import numba
 from numba.extending import overload
 
+from ..config import ConfigError
+
 #: variants with a compiled core -> the module that holds it (imported, and compiled, on
 #: first use only)
 COMPILED = {"crazy_eights": "eights.vector.crazy_eights",
             "livery_eights": "eights.vector.livery_eights"}
+
+
+class NotCompiled(ConfigError):
+    """A compiled core's refusal of an option config it does not play (its
+    ``compile_config`` raises it, naming the option): ``make_tables(backend="auto")``
+    then runs the Python engines, ``backend="compiled"`` passes it on."""
 
 
 @functools.cache

@@ -30,7 +30,7 @@ from ..engines import engine_class
 from ..engines.base import IllegalActionError
 from ..variants import REGISTRY
 from . import batch
-from .cores import COMPILED
+from .cores import COMPILED, NotCompiled
 from .mt import splitmix_next_py
 
 #: the compiled variants whose entry points this process has compiled or loaded already
@@ -311,7 +311,8 @@ def make_tables(variant: str, num_tables: int, backend: str = "auto",
                 version: int | None = None, **options: Any) -> Tables:
     """``backend``: ``"compiled"`` (the numba core; refused where a variant has none or
     for an older observation ``version``), ``"python"`` (the engines) or ``"auto"``
-    (compiled where it exists and writes the ``version`` asked for)."""
+    (compiled where it exists, writes the ``version`` asked for and plays the options:
+    a core's :class:`NotCompiled` falls back to the engines)."""
     if variant not in REGISTRY:
         raise ConfigError(f"eights.vector: unknown variant {variant!r}; variants: "
                           f"{', '.join(REGISTRY)}")
@@ -325,4 +326,9 @@ def make_tables(variant: str, num_tables: int, backend: str = "auto",
     newest = version is None or version == REGISTRY[variant].env_version
     if backend == "python" or (backend == "auto" and (variant not in COMPILED or not newest)):
         return PythonTables(variant, int(num_tables), version, **options)
-    return CompiledTables(variant, int(num_tables), version, **options)
+    try:
+        return CompiledTables(variant, int(num_tables), version, **options)
+    except NotCompiled:
+        if backend == "compiled":
+            raise
+        return PythonTables(variant, int(num_tables), version, **options)

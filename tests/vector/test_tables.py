@@ -58,3 +58,22 @@ def test_a_batch_with_an_illegal_action_moves_no_table(variant):
     with pytest.raises(IllegalActionError, match="table 1"):
         tables.step(np.arange(3), np.array([first, _illegal(tables, 1), last]))
     assert tables.state.tobytes() == before.tobytes()
+
+
+def test_a_config_a_core_refuses_runs_on_the_engines_under_auto(monkeypatch):
+    """A core's NotCompiled (an option it does not play) sends backend="auto" to the Python
+    engines and reaches the caller of backend="compiled" unchanged."""
+    import importlib
+
+    from eights.vector.cores import NotCompiled
+    from eights.vector.tables import PythonTables
+
+    core = importlib.import_module(COMPILED["crazy_eights"])
+
+    def refuse(engine, config, encoder):
+        raise NotCompiled("crazy_eights core: no such option here")
+
+    monkeypatch.setattr(core, "compile_config", refuse)
+    assert isinstance(make_tables("crazy_eights", 2), PythonTables)
+    with pytest.raises(NotCompiled, match="no such option"):
+        make_tables("crazy_eights", 2, backend="compiled")
