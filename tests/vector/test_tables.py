@@ -60,7 +60,7 @@ def test_a_batch_with_an_illegal_action_moves_no_table(variant):
     assert tables.state.tobytes() == before.tobytes()
 
 
-def test_a_config_a_core_refuses_runs_on_the_engines_under_auto(monkeypatch):
+def test_a_config_a_core_refuses_runs_on_the_engines_under_auto(variant, monkeypatch):
     """A core's NotCompiled (an option it does not play) sends backend="auto" to the Python
     engines and reaches the caller of backend="compiled" unchanged."""
     import importlib
@@ -68,12 +68,12 @@ def test_a_config_a_core_refuses_runs_on_the_engines_under_auto(monkeypatch):
     from eights.vector.cores import NotCompiled
     from eights.vector.tables import PythonTables
 
-    core = importlib.import_module(COMPILED["crazy_eights"])
+    core = importlib.import_module(COMPILED[variant])
 
     def refuse(engine, config, encoder):
-        raise NotCompiled("crazy_eights core: no such option here")
+        raise NotCompiled(f"{variant} core: no such option here")
 
     monkeypatch.setattr(core, "compile_config", refuse)
-    assert isinstance(make_tables("crazy_eights", 2), PythonTables)
+    assert isinstance(make_tables(variant, 2), PythonTables)
     with pytest.raises(NotCompiled, match="no such option"):
-        make_tables("crazy_eights", 2, backend="compiled")
+        make_tables(variant, 2, backend="compiled")
