@@ -1,19 +1,28 @@
-"""Tournament throughput: games per second of random agents, serial and in processes.
+"""Tournament throughput: games per second, serial and in processes.
 
     .venv/bin/python benchmarks/tournament.py                 # 20,000 games per row
     .venv/bin/python benchmarks/tournament.py --games 2000 --workers 2 4
+    .venv/bin/python benchmarks/tournament.py --agents policy,heuristic --games 2000
 
-Two random agents (``random#a`` and ``random#b``) play 2-player
+Two agents (by default ``random#a`` and ``random#b``) play 2-player
 ``crazy_eights`` through :func:`eights.tournament.run_tournament` with the
 results store on (every game committed to SQLite as it finishes, as in a
 real run), once serially and once per ``--workers`` count with the process
 backend. The timing includes everything a user waits for: scheduling,
 starting the worker processes, storing and summarising; the report is off.
+Each row gives wall seconds and the CPU seconds of this process and its
+workers.
+
+Where a ``policy`` agent plays, the serial loop plays
+:data:`~eights.tournament.play.LOCKSTEP_LANES` games at once so that the
+policy's decisions share forward passes; one more serial row plays one game
+at a time (the lanes set to 1 in this process) to show what that buys.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -22,20 +31,35 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.table import Table
 
-from eights.tournament import Tournament, run_tournament
+from eights.agents import split_specs
+from eights.tournament import Tournament, play, run_tournament
 
 
-def measure(games: int, backend: str, workers: int | None, store: bool = True) -> dict:
-    tournament = Tournament("crazy_eights", ("random#a", "random#b"), games=games, seed=0)
-    with tempfile.TemporaryDirectory() as tmp:
-        start = time.perf_counter()
-        result = run_tournament(tournament, tmp if store else None, backend=backend,
-                                workers=workers, report=False)
-        seconds = time.perf_counter() - start
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the worker processes)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def measure(games: int, backend: str, workers: int | None, store: bool = True,
+            agents: Sequence[str] = ("random#a", "random#b"), lanes: int | None = None) -> dict:
+    tournament = Tournament("crazy_eights", tuple(agents), games=games, seed=0)
+    kept = play.LOCKSTEP_LANES
+    if lanes is not None:
+        play.LOCKSTEP_LANES = lanes
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            start, cpu = time.perf_counter(), _cpu()
+            result = run_tournament(tournament, tmp if store else None, backend=backend,
+                                    workers=workers, report=False)
+            seconds, cpu = time.perf_counter() - start, _cpu() - cpu
+    finally:
+        play.LOCKSTEP_LANES = kept
     return {"backend": backend, "workers": workers or 1, "store": store,
-            "games": result.games_played, "seconds": seconds,
+            "lanes": play.lockstep_lanes(tournament) if lanes is None else lanes,
+            "games": result.games_played, "seconds": seconds, "cpu": cpu,
             "games_per_second": result.games_played / seconds,
-            "wins_a": result.standing("random#a").wins}
+            "wins_a": result.standing(agents[0]).wins}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -43,21 +67,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--workers", type=int, nargs="+", default=[2],
                         help="process counts to measure (default 2)")
+    parser.add_argument("--agents", default="random#a,random#b",
+                        help="the two agents (default random#a,random#b)")
     args = parser.parse_args(argv)
-    rows = [measure(args.games, "serial", None, store=False),
-            measure(args.games, "serial", None)]
-    rows += [measure(args.games, "process", w) for w in args.workers]
+    agents = split_specs(args.agents)
+    if len(agents) != 2:
+        parser.error(f"--agents names two agents, not {len(agents)}: {args.agents!r}")
+    rows = [measure(args.games, "serial", None, store=False, agents=agents)]
+    if "policy" in {spec.partition(":")[0].partition("#")[0] for spec in agents}:
+        rows.append(measure(args.games, "serial", None, agents=agents, lanes=1))
+    base = len(rows)
+    rows.append(measure(args.games, "serial", None, agents=agents))
+    rows += [measure(args.games, "process", w, agents=agents) for w in args.workers]
     if len({r["wins_a"] for r in rows}) != 1:
         raise SystemExit("the backends disagree on the results: " + repr(rows))
-    base = rows[1]["games_per_second"]
-    table = Table(title=f"2-player crazy_eights, random vs random, {args.games:,} games "
-                        f"(duplicate deals)")
-    for col in ("backend", "workers", "store", "seconds", "games/s", "vs serial"):
+    table = Table(title=f"2-player crazy_eights, {agents[0]} vs {agents[1]}, {args.games:,} "
+                        f"games (duplicate deals)")
+    for col in ("backend", "workers", "lanes", "store", "seconds", "CPU s", "games/s",
+                "vs serial"):
         table.add_column(col, justify="right")
     for r in rows:
-        table.add_row(r["backend"], str(r["workers"]), "sqlite" if r["store"] else "memory",
-                      f"{r['seconds']:.2f}", f"{r['games_per_second']:,.0f}",
-                      f"{r['games_per_second'] / base:.2f}x")
+        table.add_row(r["backend"], str(r["workers"]), str(r["lanes"]),
+                      "sqlite" if r["store"] else "memory", f"{r['seconds']:.2f}",
+                      f"{r['cpu']:.2f}", f"{r['games_per_second']:,.0f}",
+                      f"{r['games_per_second'] / rows[base]['games_per_second']:.2f}x")
     Console().print(table)
     return 0
 

@@ -42,6 +42,13 @@ def test_tournament_throughput_runs_serial_and_processes(capsys):
     assert "games/s" in out and "process" in out
 
 
+def test_tournament_throughput_compares_lockstep_policy_play(capsys):
+    assert load("tournament").main(["--games", "4", "--workers", "2", "--agents",
+                                    "policy,heuristic"]) == 0
+    out = capsys.readouterr().out
+    assert "policy vs heuristic" in out and "lanes" in out
+
+
 def test_strength_against_tables_of_copies(capsys):
     assert load("strength").main(["--games", "8", "--agents", "random,heuristic", "--players",
                                   "4", "--variants", "baby_eating_eights"]) == 0

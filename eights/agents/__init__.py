@@ -70,6 +70,22 @@ def _external(spec: str, seed: int | None) -> Agent:
     return ExternalAgent.from_spec(spec, seed)
 
 
+#: the agent kinds that run in this process (the others are external programs)
+IN_PROCESS_KINDS = frozenset({"random", "greedy", "heuristic", "ismcts", "policy"})
+
+
+def _kind_and_arg(spec: str) -> tuple[str, str]:
+    """A spec's kind and argument, its ``#label`` dropped: ``"policy:m.npz#b"`` ->
+    ``("policy", "m.npz")``."""
+    kind, _, arg = spec.rpartition("#")[0].partition(":") if "#" in spec else spec.partition(":")
+    return kind, arg
+
+
+def spec_kind(spec: str) -> str:
+    """The agent kind a spec names (``"ismcts:sims=50"`` -> ``"ismcts"``), known or not."""
+    return _kind_and_arg(spec)[0]
+
+
 def make_agent(spec: str, variant: str, seed: int | None = None) -> Agent:
     """An agent for ``variant`` from a spec like ``"heuristic"`` or ``"policy:model.zip"``.
 
@@ -77,7 +93,7 @@ def make_agent(spec: str, variant: str, seed: int | None = None) -> Agent:
     so a tournament can seat an agent against itself as a control.
     """
     engine_class(variant)  # validates the variant
-    kind, _, arg = spec.rpartition("#")[0].partition(":") if "#" in spec else spec.partition(":")
+    kind, arg = _kind_and_arg(spec)
     if kind not in AGENT_KINDS:
         raise ConfigError(f"agent spec {spec!r} is not known{did_you_mean(kind, AGENT_KINDS)}; "
                           f"the kinds are {', '.join(AGENT_KINDS)}")
@@ -130,6 +146,7 @@ def split_specs(text: str, extra_kinds: Iterable[str] = ()) -> list[str]:
 
 
 __all__ = [
-    "AGENT_KINDS", "Agent", "AgentForfeit", "GreedyAgent", "ISMCTSAgent", "PileHeuristic",
-    "PolicyAgent", "RandomAgent", "check_agent_spec", "make_agent", "play_game", "split_specs",
+    "AGENT_KINDS", "IN_PROCESS_KINDS", "Agent", "AgentForfeit", "GreedyAgent", "ISMCTSAgent",
+    "PileHeuristic", "PolicyAgent", "RandomAgent", "check_agent_spec", "make_agent", "play_game",
+    "spec_kind", "split_specs",
 ]

@@ -3,7 +3,9 @@
 Every backend yields :class:`GameResult` s as games finish (in any order);
 the runner stores them and computes everything from the store in schedule
 order, so the results do not depend on the backend. Workers build their
-agents once per tournament and reuse them across games.
+agents once per tournament and reuse them across games; where policy agents
+play, each worker (or the serial loop) plays :data:`~eights.tournament.play.LOCKSTEP_LANES`
+games at once so that their decisions share forward passes.
 
 A local worker process ends when the process that started it dies, however
 it dies (a SIGKILL included): a watchdog thread in each worker wakes when
@@ -27,7 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ..config import ConfigError
-from .play import GameResult, TablePlayer, TournamentError
+from .play import GameResult, TablePlayer, TournamentError, lockstep_lanes
 from .schedule import ScheduledGame, Tournament
 
 BACKENDS = ("serial", "process", "ray")
@@ -58,9 +60,11 @@ def run_games(tournament: Tournament, games: Sequence[ScheduledGame], *,
     return _ray(tournament, games, workers, ray_address)
 
 
-def _batches(games: Sequence[ScheduledGame], workers: int) -> list[list[ScheduledGame]]:
-    """Enough games per task to amortise the hand-off, few enough to balance the workers."""
-    size = max(1, min(64, len(games) // (workers * 8)))
+def _batches(games: Sequence[ScheduledGame], workers: int,
+             lanes: int = 1) -> list[list[ScheduledGame]]:
+    """Enough games per task to amortise the hand-off (and fill a worker's ``lanes``), few
+    enough to balance the workers."""
+    size = max(lanes, min(64, len(games) // (workers * 8)))
     return [list(games[i:i + size]) for i in range(0, len(games), size)]
 
 
@@ -84,7 +88,7 @@ def _play_batch(tournament: Tournament, batch: list[ScheduledGame]) -> list[Game
     global _worker
     if _worker is None or _worker.tournament != tournament:
         _worker = TablePlayer(tournament)
-    return [_worker.play(game) for game in batch]
+    return _worker.play_many(batch)
 
 
 #: the worker process's player, kept between batches
@@ -94,9 +98,10 @@ _worker: TablePlayer | None = None
 # ------------------------------------------------------------------- serial
 def _serial(tournament: Tournament, games: Sequence[ScheduledGame]) -> Iterator[GameResult]:
     player = TablePlayer(tournament)
+    lanes = player.lanes()
     try:
-        for game in games:
-            yield player.play(game)
+        for start in range(0, len(games), lanes):
+            yield from player.play_many(games[start:start + lanes])
     finally:
         player.close()
 
@@ -115,7 +120,8 @@ def _processes(tournament: Tournament, games: Sequence[ScheduledGame],
 
     try:
         yield from _pipeline(lambda batch: pool.submit(_play_batch, tournament, batch),
-                             wait_any, _batches(games, workers), 2 * workers)
+                             wait_any, _batches(games, workers, lockstep_lanes(tournament)),
+                             2 * workers)
     except BrokenProcessPool:
         raise TournamentError(
             "a worker process died before finishing its games. Worker processes import the "
@@ -188,7 +194,7 @@ def _ray(tournament: Tournament, games: Sequence[ScheduledGame], workers: int | 
             return [ray.get(ref) for ref in ready], rest
 
         yield from _pipeline(lambda batch: task.remote(shared, batch), wait_any,
-                             _batches(games, slots), 2 * slots)
+                             _batches(games, slots, lockstep_lanes(tournament)), 2 * slots)
     finally:
         if started_here:
             ray.shutdown()
