@@ -78,6 +78,8 @@ DEFAULT_PRIOR_WEIGHT = 2.0
 MODEL_BELIEFS = {"heuristic": PileHeuristicModel}
 #: where the search runs (the ``core=`` option)
 CORES = ("python", "compiled")
+#: how the search plays the other seats (the ``opponents=`` option)
+OPPONENT_MODELS = ("ucb", "heuristic")
 
 
 class _Node:
@@ -102,8 +104,14 @@ class ISMCTSAgent(Agent):
                  time_ms: float | None = None, exploration: float = DEFAULT_EXPLORATION,
                  infer: bool = True, prior: Agent | None = None,
                  prior_weight: float = DEFAULT_PRIOR_WEIGHT, belief: str = "uniform",
-                 core: str = "python", deals: int | None = None):
+                 core: str = "python", deals: int | None = None, opponents: str = "ucb"):
         super().__init__(seed)
+        if opponents not in OPPONENT_MODELS:
+            raise ConfigError(f"ismcts: opponents={opponents!r} is not allowed; opponents is "
+                              f"{SPEC_OPTIONS['opponents'][2]}")
+        if opponents != "ucb" and core != "compiled":
+            raise ConfigError(f"ismcts: opponents={opponents} needs core=compiled (its "
+                              f"heuristic plays the opponents in compiled code)")
         if core not in CORES:
             raise ConfigError(f"ismcts: core={core!r} is not allowed; core is "
                               f"{SPEC_OPTIONS['core'][2]}")
@@ -146,6 +154,9 @@ class ISMCTSAgent(Agent):
         self.deals = deals
         #: table config -> its compiled search (made on first use)
         self._compiled: dict[object, object] = {}
+        #: how the search plays the other seats: ``ucb`` (each by UCB1 over its own moves in
+        #: the tree, the playout policy after) or ``heuristic`` (as the heuristic would)
+        self.opponents = opponents
 
     def check_table(self, config: GameConfig) -> None:
         """A prior's model must fit the table (a 2-player model cannot guide a 3-player
@@ -182,7 +193,7 @@ class ISMCTSAgent(Agent):
             belief = self.belief_for(view.variant) if self.belief else None
             return self._compiled_search(view).visit_counts(
                 view, self.rng, self.simulations, self.time_ms, self.exploration, self.infer,
-                belief, self.deals)
+                belief, self.deals, self.opponents)
         root = self._search(view, engine)
         me = view.seat * len(engine.actions)
         for a in legal:
@@ -415,6 +426,10 @@ SPEC_OPTIONS: dict[str, tuple[str, type, str]] = {
                             "the belief draws in Python per decision, an integer >= 1 "
                             "(default: 32 for belief=heuristic; belief=voids without it "
                             "weighs every iteration's deal in compiled code)"),
+    "opponents": ("opponents", str, "how the search plays the other seats: 'ucb' (the "
+                                    "default: each by UCB1 over its own moves, the playout "
+                                    "policy in rollouts) or 'heuristic' (as the heuristic "
+                                    "would, in the tree and the rollouts; core=compiled)"),
     "belief": ("belief", str, f"how opponents' hidden cards are dealt: "
                               f"{' or '.join([*BELIEFS, *MODEL_BELIEFS])} (default uniform; "
                               f"voids, where a variant's deals read it: weighted by what the "

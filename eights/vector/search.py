@@ -292,11 +292,14 @@ def _child(nodes, parent, key):
 
 
 @numba.njit(cache=True)
-def iterate(template_bytes, t, t_bytes, prm, rules, kinds, seat, voids, deals, evidence,
-            c_explore, nodes, rewards, size, hidden, counts, legal, buf, path, actors, returns,
-            rng, iterations):
+def iterate(template_bytes, t, t_bytes, prm, rules, hints, kinds, seat, voids, deals,
+            evidence, modelled, c_explore, nodes, rewards, size, hidden, counts, legal, buf,
+            path, actors, returns, rng, iterations):
     """Run ``iterations`` ISMCTS iterations on the tree in ``nodes``/``rewards`` (``size``
-    nodes used, node 0 the root); return the new size and generator state."""
+    nodes used, node 0 the root); return the new size and generator state. With
+    ``modelled`` the other seats play as the core's heuristic does (``hints`` its
+    constants), in the tree (their edges kept, so later nodes still tell their moves
+    apart) and in the rollouts; else by UCB1 and the playout policy as the searcher."""
     n_actions = legal.shape[0]
     for _ in range(iterations):
         rng = determinize(template_bytes, t, t_bytes, prm, seat, voids, deals, evidence, hidden,
@@ -308,6 +311,26 @@ def iterate(template_bytes, t, t_bytes, prm, rules, kinds, seat, voids, deals, e
         while r.current >= 0 and not expanded:
             actor = r.current
             base = actor * n_actions
+            if modelled and actor != seat:
+                action = cores.heuristic_action(r, prm, rules, hints, buf)
+                child = _child(nodes, node, base + action)
+                if child < 0:
+                    child = size
+                    size += 1
+                    nodes[child, K_KEY] = base + action
+                    nodes[child, K_CHILD] = -1
+                    nodes[child, K_SIBLING] = nodes[node, K_CHILD]
+                    nodes[child, K_VISITS] = 0
+                    nodes[child, K_AVAIL] = 1
+                    rewards[child] = 0.0
+                    nodes[node, K_CHILD] = child
+                    expanded = True
+                cores.step(r, prm, rules, action, buf)
+                path[depth] = child
+                actors[depth] = actor
+                depth += 1
+                node = child
+                continue
             k = cores.legal_actions(r, prm, legal)
             untried = 0
             for i in range(k):
@@ -346,8 +369,11 @@ def iterate(template_bytes, t, t_bytes, prm, rules, kinds, seat, voids, deals, e
             depth += 1
             node = child
         while r.current >= 0:  # the rollout
-            k = cores.legal_actions(r, prm, legal)
-            action, rng = _playout_action(r, kinds, legal, k, rng)
+            if modelled and r.current != seat:
+                action = cores.heuristic_action(r, prm, rules, hints, buf)
+            else:
+                k = cores.legal_actions(r, prm, legal)
+                action, rng = _playout_action(r, kinds, legal, k, rng)
             cores.step(r, prm, rules, action, buf)
         cores.returns(r, prm, returns)
         for i in range(depth):
@@ -409,6 +435,19 @@ def playout_kinds(engine: Any) -> np.ndarray:
     return kinds
 
 
+def searched_variants() -> list[str]:
+    """The compiled variants this search plays: those whose core keeps the 52-card pile
+    game's record (:func:`deal_uniform` deals its ``hands`` and ``stock``). A core whose
+    record is another (Baby-Eating Eights' ordered hands and jokers) says ``SEARCHED =
+    False``, and is refused here rather than searched on a record it does not keep."""
+    import importlib
+
+    from .tables import COMPILED
+
+    return [variant for variant, name in COMPILED.items()
+            if getattr(importlib.import_module(name), "SEARCHED", True)]
+
+
 class CompiledSearch:
     """ISMCTS for one table config on the compiled core; see the module docstring."""
 
@@ -419,10 +458,15 @@ class CompiledSearch:
             raise ConfigError(f"ismcts: core=compiled searches {', '.join(COMPILED)}; "
                               f"{variant!r} has no compiled core (use core=python, the "
                               f"default)")
+        if variant not in searched_variants():
+            raise ConfigError(f"ismcts: core=compiled searches "
+                              f"{', '.join(searched_variants())}; the {variant!r} core is not "
+                              f"searched (use core=python, the default)")
         options = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
         tables = CompiledTables(variant, 1, **options)
         self.engine = engine_class(variant)
         self.core, self.params, self.rules = tables.core, tables.params, tables.rules
+        self.hints = tables.hints
         self.kinds = playout_kinds(self.engine)
         self.n = config.num_players
         self.template = np.zeros(1, tables.state.dtype)
@@ -440,7 +484,8 @@ class CompiledSearch:
 
     def visit_counts(self, view: Any, rng: random.Random, simulations: int,
                      time_ms: float | None, exploration: float, infer: bool,
-                     belief: Any = None, num_deals: int | None = None) -> np.ndarray:
+                     belief: Any = None, num_deals: int | None = None,
+                     opponents: str = "ucb") -> np.ndarray:
         """The root's visits per action after the search (the budget: ``time_ms`` if set,
         else ``simulations`` iterations). With ``belief="voids"`` and no ``num_deals``,
         every iteration's deal is weighed by the view's evidence in compiled code; with
@@ -471,6 +516,7 @@ class CompiledSearch:
                 for p, hand in enumerate(dealt.state.hands):
                     if p != view.seat:
                         np.add.at(deals[k], p * CARDS + np.asarray(hand, np.int64), 1)
+        modelled = opponents == "heuristic"
         capacity = simulations + 1 if time_ms is None else 4096
         nodes = np.zeros((capacity, 5), np.int64)
         rewards = np.zeros(capacity, np.float64)
@@ -483,8 +529,9 @@ class CompiledSearch:
         def run(count: int) -> None:
             nonlocal size, state
             size, state = iterate(template_bytes, self.scratch, scratch_bytes, self.params,
-                                  self.rules, self.kinds, view.seat, voids, deals, evidence,
-                                  float(exploration), nodes, rewards, size, self.hidden,
+                                  self.rules, self.hints, self.kinds, view.seat, voids, deals,
+                                  evidence, modelled, float(exploration), nodes, rewards, size,
+                                  self.hidden,
                                   self.counts, self.legal, self.buf, self.path, self.actors,
                                   self.returns, state, count)
             state = np.uint64(state)  # (numba returns a Python int: typed int64 if passed on)
@@ -500,6 +547,8 @@ class CompiledSearch:
                 run(_CHUNK)
                 if time.perf_counter() >= deadline:
                     break
+        #: the last search's tree (rows as :func:`iterate` writes them), for inspection
+        self.nodes = nodes[:size]
         counts = np.zeros(len(self.legal), np.int64)
         root_visits(nodes, view.seat, counts)
         return counts.astype(np.float64)

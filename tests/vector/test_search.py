@@ -14,7 +14,7 @@ from eights.config import ConfigError
 from eights.engines.determinizers import belief
 from eights.vector import crazy_eights as ce
 from eights.vector import search
-from eights.vector.tables import COMPILED, CompiledTables
+from eights.vector.tables import CompiledTables
 
 #: no evidence to weigh deals by (a uniform deal)
 _NO_EVIDENCE = np.zeros((0, search.EVIDENCE_CARDS + ce.CARDS), np.int64)
@@ -32,7 +32,7 @@ def _positions(num_players: int, games: int, seed: int, variant: str = "crazy_ei
             game.step(agent.act(view))
 
 
-@pytest.mark.parametrize("variant", sorted(COMPILED))
+@pytest.mark.parametrize("variant", search.searched_variants())
 @pytest.mark.parametrize("num_players", [2, 3])
 def test_plays_whole_games_with_legal_actions(variant, num_players):
     agent = make_agent("ismcts:sims=40,core=compiled,belief=voids", variant, seed=3)
@@ -46,7 +46,7 @@ def test_plays_whole_games_with_legal_actions(variant, num_players):
             game.step(action)
 
 
-@pytest.mark.parametrize("variant", sorted(COMPILED))
+@pytest.mark.parametrize("variant", search.searched_variants())
 @pytest.mark.parametrize("num_players", [2, 4])
 def test_a_position_from_the_engine_plays_on_as_the_engine(variant, num_players):
     """``record_from_engine`` writes a determinized position the core continues exactly as
@@ -255,3 +255,49 @@ def test_deal_from_keeps_every_card_and_takes_a_given_hand():
     cards = np.bincount(dealt["stock"][: dealt["stock_len"]], minlength=ce.CARDS)
     cards = cards + hands.astype(np.int64).sum(axis=0) + dealt["pile_counts"]
     assert (cards == 2).all()
+
+
+def _replies(nodes: np.ndarray, seat: int, num_actions: int) -> list[int]:
+    """Per move of ``seat`` at the root, the distinct replies of another seat the tree keeps
+    right under it."""
+    replies = []
+    move = nodes[0, search.K_CHILD]
+    while move >= 0:
+        child, seen = nodes[move, search.K_CHILD], set()
+        while child >= 0:
+            if nodes[child, search.K_KEY] // num_actions != seat:
+                seen.add(nodes[child, search.K_KEY])
+            child = nodes[child, search.K_SIBLING]
+        replies.append(len(seen))
+        move = nodes[move, search.K_SIBLING]
+    return replies
+
+
+@pytest.mark.parametrize("variant", search.searched_variants())
+def test_modelled_opponents_answer_as_the_heuristic_would(variant):
+    """With opponents=heuristic and one deal of the other hands (deals=1), the opponent's
+    reply to a root move varies only with what chance does first (a card it must draw
+    when nothing fits, the card the searcher drew, what it may call on a last card): far
+    fewer replies per root move than UCB1 opponents try."""
+    n = len(eights.make_game(variant).actions)
+    mean = {}
+    for opponents in ("heuristic", "ucb"):
+        agent = make_agent(f"ismcts:sims=300,core=compiled,belief=voids,deals=1,"
+                           f"opponents={opponents}", variant, seed=5)
+        replies = []
+        for _game, view in list(_positions(2, 2, 50, variant))[:60]:
+            if len(view.legal_actions) > 1:
+                counts = agent.visit_counts(view)
+                assert counts.sum() == 300
+                assert set(np.flatnonzero(counts)) <= set(view.legal_actions)
+                replies += [r for r in _replies(agent._compiled[view.config].nodes, view.seat, n)
+                            if r]
+        mean[opponents] = np.mean(replies)
+    assert mean["ucb"] > 1.5 * mean["heuristic"], mean
+
+
+@pytest.mark.parametrize("spec", ["ismcts:opponents=heuristic",
+                                  "ismcts:core=compiled,opponents=policy"])
+def test_opponent_models_are_refused_where_they_cannot_run(spec):
+    with pytest.raises(ConfigError, match="opponents"):
+        make_agent(spec, "crazy_eights")
