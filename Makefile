@@ -8,7 +8,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt
 
-.PHONY: run test test-slow regen lint bench notebooks clean
+.PHONY: run test test-slow regen lint bench notebooks clean browser
 
 $(VENV)/.created:
 	@test -n "$(PYTHON)" || { echo "error: no Python 3.11 or newer on PATH (tried python3.11," \
@@ -36,9 +36,21 @@ run: $(VENV)/.run
 # run on one worker, which imports Ray once.
 PYTEST := env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n 2 --dist loadgroup
 
-test: $(VENV)/.test
+# tests/web drive headless Chromium: as root, install Debian's chromium and chromium-driver
+# when missing, and make a missing browser fail the browser tests rather than skip them
+# (elsewhere they skip, naming what to install)
+BROWSER_PACKAGES := chromium chromium-driver
+
+browser:
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -qq && apt-get install -y -qq $(BROWSER_PACKAGES); \
+	  else echo "note: tests/web's browser tests skip: install $(BROWSER_PACKAGES) (apt-get)"; fi; \
+	fi
+
+test: $(VENV)/.test browser
 	$(VENV)/bin/ruff check eights tests benchmarks examples notebooks
-	$(PYTEST) -q
+	EIGHTS_REQUIRE_BROWSER=$$([ "$$(id -u)" = 0 ] && echo 1) $(PYTEST) -q
 
 # what is too long for `make test` (marked `long`): the attack reproductions, the 200-game option sweeps
 test-slow: $(VENV)/.test

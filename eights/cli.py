@@ -50,6 +50,11 @@ examples:
     "variants": """\
 example:
   eights variants""",
+    "web": """\
+examples:
+  eights web                                # play in the browser at http://127.0.0.1:8000/
+  eights web --results runs/make-run        # also watch its games and its leaderboard
+  eights web --results runs/t1 --port 0     # any free port (the URL is printed)""",
 }
 
 
@@ -310,6 +315,32 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _web(args: argparse.Namespace, console: Console) -> int:
+    """``eights web``: the browser table (play, watch, leaderboard) until interrupted."""
+    import asyncio
+    import dataclasses
+
+    from .protocol.server import ServerLimits
+    from .web.server import WebServer, serve
+
+    limits = ServerLimits(**{f.name: getattr(args, f.name)
+                             for f in dataclasses.fields(ServerLimits)})
+    server = WebServer(args.results or [], host=args.host, port=args.port, limits=limits)
+
+    def ready(server: WebServer) -> None:
+        stores = ", ".join(server.store_names) or "none (give --results DIR to watch games)"
+        console.print(f"eights web at {server.url} (stores: {stores}; Ctrl-C stops)",
+                      markup=False, highlight=False, soft_wrap=True)
+
+    try:
+        asyncio.run(serve(server, ready))
+    except KeyboardInterrupt:
+        return 0
+    except OSError as err:
+        raise ConfigError(f"cannot listen on {args.host}:{args.port}: {err}") from None
+    return 0
+
+
 def _bot(args: argparse.Namespace, console: Console) -> int:
     """``eights bot``: a protocol bot on stdin/stdout."""
     from .protocol.stdio import run
@@ -318,7 +349,8 @@ def _bot(args: argparse.Namespace, console: Console) -> int:
 
 
 def _add_protocol_commands(sub: argparse._SubParsersAction) -> None:
-    """The ``serve`` and ``bot`` subcommands (docs/protocol.md)."""
+    """The ``serve``, ``web`` and ``bot`` subcommands (docs/protocol.md, docs/web.md): ``web``
+    takes ``serve``'s limits, with the same options."""
     import dataclasses
 
     from .protocol.server import (
@@ -358,6 +390,22 @@ def _add_protocol_commands(sub: argparse._SubParsersAction) -> None:
                         f"(default {DEFAULT_WORKERS})")
     s.add_argument("--seed", type=int, help="seed the agents, for reproducible play")
     s.set_defaults(func=_serve)
+    w = sub.add_parser("web", help="a table in the browser: play bots, watch stored games, "
+                                   "see the leaderboard",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog=EXAMPLES["web"])
+    w.add_argument("--results", action="append", metavar="STORE",
+                   help="a tournament's --out directory (or its results.sqlite) to watch; "
+                        "repeatable; read while a tournament may still be writing it")
+    w.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    w.add_argument("--port", type=PORTS.parse, default=8000,
+                   help="port (default 8000; 0 picks a free one and prints the URL)")
+    for field in dataclasses.fields(ServerLimits):  # the bot server's limits, same options
+        default = getattr(defaults, field.name)
+        w.add_argument(option_name(field.name), dest=field.name,
+                       type=LIMIT_RANGES[field.name].parse, default=default,
+                       help=f"{limit_help[field.name]} (default {default:,g})")
+    w.set_defaults(func=_web)
     b = sub.add_parser("bot", help="a bot-protocol bot on stdin/stdout (JSON lines)")
     add_arguments(b)
     b.set_defaults(func=_bot)
