@@ -80,6 +80,8 @@ MODEL_BELIEFS = {"heuristic": PileHeuristicModel}
 CORES = ("python", "compiled")
 #: how the search plays the other seats (the ``opponents=`` option)
 OPPONENT_MODELS = ("ucb", "heuristic")
+#: the rollouts' policy (the ``playout=`` option)
+PLAYOUTS = ("fast", "heuristic")
 
 
 class _Node:
@@ -104,8 +106,15 @@ class ISMCTSAgent(Agent):
                  time_ms: float | None = None, exploration: float = DEFAULT_EXPLORATION,
                  infer: bool = True, prior: Agent | None = None,
                  prior_weight: float = DEFAULT_PRIOR_WEIGHT, belief: str = "uniform",
-                 core: str = "python", deals: int | None = None, opponents: str = "ucb"):
+                 core: str = "python", deals: int | None = None, opponents: str = "ucb",
+                 playout: str = "fast"):
         super().__init__(seed)
+        if playout not in PLAYOUTS:
+            raise ConfigError(f"ismcts: playout={playout!r} is not allowed; playout is "
+                              f"{SPEC_OPTIONS['playout'][2]}")
+        if playout != "fast" and core != "compiled":
+            raise ConfigError(f"ismcts: playout={playout} needs core=compiled (its heuristic "
+                              f"plays the rollouts in compiled code)")
         if opponents not in OPPONENT_MODELS:
             raise ConfigError(f"ismcts: opponents={opponents!r} is not allowed; opponents is "
                               f"{SPEC_OPTIONS['opponents'][2]}")
@@ -157,6 +166,9 @@ class ISMCTSAgent(Agent):
         #: how the search plays the other seats: ``ucb`` (each by UCB1 over its own moves in
         #: the tree, the playout policy after) or ``heuristic`` (as the heuristic would)
         self.opponents = opponents
+        #: the rollouts' policy: ``fast`` (a random card play, wild cards last) or
+        #: ``heuristic`` (every seat as the heuristic plays)
+        self.playout = playout
 
     def check_table(self, config: GameConfig) -> None:
         """A prior's model must fit the table (a 2-player model cannot guide a 3-player
@@ -193,7 +205,7 @@ class ISMCTSAgent(Agent):
             belief = self.belief_for(view.variant) if self.belief else None
             return self._compiled_search(view).visit_counts(
                 view, self.rng, self.simulations, self.time_ms, self.exploration, self.infer,
-                belief, self.deals, self.opponents)
+                belief, self.deals, self.opponents, self.playout)
         root = self._search(view, engine)
         me = view.seat * len(engine.actions)
         for a in legal:
@@ -430,6 +442,9 @@ SPEC_OPTIONS: dict[str, tuple[str, type, str]] = {
                                     "default: each by UCB1 over its own moves, the playout "
                                     "policy in rollouts) or 'heuristic' (as the heuristic "
                                     "would, in the tree and the rollouts; core=compiled)"),
+    "playout": ("playout", str, "the rollouts' policy: 'fast' (the default: a random card "
+                                "play, wild cards last) or 'heuristic' (every seat as the "
+                                "heuristic plays; core=compiled)"),
     "belief": ("belief", str, f"how opponents' hidden cards are dealt: "
                               f"{' or '.join([*BELIEFS, *MODEL_BELIEFS])} (default uniform; "
                               f"voids, where a variant's deals read it: weighted by what the "
@@ -486,11 +501,12 @@ def ismcts_from_spec(arg: str, seed: int | None = None,
         except ValueError as err:
             raise ConfigError(f"ismcts: {err}") from None
         if agent.core == "compiled":
-            from ..vector.tables import COMPILED
+            from ..vector.search import searched_variants
 
-            if variant not in COMPILED:
-                raise ConfigError(f"ismcts: core=compiled searches {', '.join(COMPILED)}; "
-                                  f"{variant!r} has no compiled core (core=python, the default, "
+            if variant not in searched_variants():
+                raise ConfigError(f"ismcts: core=compiled searches "
+                                  f"{', '.join(searched_variants())}; {variant!r} has no "
+                                  f"compiled core it searches (core=python, the default, "
                                   f"searches every variant)")
     return agent
 

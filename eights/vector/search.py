@@ -293,13 +293,14 @@ def _child(nodes, parent, key):
 
 @numba.njit(cache=True)
 def iterate(template_bytes, t, t_bytes, prm, rules, hints, kinds, seat, voids, deals,
-            evidence, modelled, c_explore, nodes, rewards, size, hidden, counts, legal, buf,
-            path, actors, returns, rng, iterations):
+            evidence, modelled, heuristic_playouts, c_explore, nodes, rewards, size, hidden,
+            counts, legal, buf, path, actors, returns, rng, iterations):
     """Run ``iterations`` ISMCTS iterations on the tree in ``nodes``/``rewards`` (``size``
     nodes used, node 0 the root); return the new size and generator state. With
     ``modelled`` the other seats play as the core's heuristic does (``hints`` its
     constants), in the tree (their edges kept, so later nodes still tell their moves
-    apart) and in the rollouts; else by UCB1 and the playout policy as the searcher."""
+    apart) and in the rollouts; else by UCB1 and the playout policy as the searcher. With
+    ``heuristic_playouts`` every seat's rollout moves are the heuristic's."""
     n_actions = legal.shape[0]
     for _ in range(iterations):
         rng = determinize(template_bytes, t, t_bytes, prm, seat, voids, deals, evidence, hidden,
@@ -369,7 +370,7 @@ def iterate(template_bytes, t, t_bytes, prm, rules, hints, kinds, seat, voids, d
             depth += 1
             node = child
         while r.current >= 0:  # the rollout
-            if modelled and r.current != seat:
+            if (modelled and r.current != seat) or heuristic_playouts:
                 action = cores.heuristic_action(r, prm, rules, hints, buf)
             else:
                 k = cores.legal_actions(r, prm, legal)
@@ -485,7 +486,7 @@ class CompiledSearch:
     def visit_counts(self, view: Any, rng: random.Random, simulations: int,
                      time_ms: float | None, exploration: float, infer: bool,
                      belief: Any = None, num_deals: int | None = None,
-                     opponents: str = "ucb") -> np.ndarray:
+                     opponents: str = "ucb", playout: str = "fast") -> np.ndarray:
         """The root's visits per action after the search (the budget: ``time_ms`` if set,
         else ``simulations`` iterations). With ``belief="voids"`` and no ``num_deals``,
         every iteration's deal is weighed by the view's evidence in compiled code; with
@@ -517,6 +518,7 @@ class CompiledSearch:
                     if p != view.seat:
                         np.add.at(deals[k], p * CARDS + np.asarray(hand, np.int64), 1)
         modelled = opponents == "heuristic"
+        heuristic_playouts = playout == "heuristic"
         capacity = simulations + 1 if time_ms is None else 4096
         nodes = np.zeros((capacity, 5), np.int64)
         rewards = np.zeros(capacity, np.float64)
@@ -530,7 +532,8 @@ class CompiledSearch:
             nonlocal size, state
             size, state = iterate(template_bytes, self.scratch, scratch_bytes, self.params,
                                   self.rules, self.hints, self.kinds, view.seat, voids, deals,
-                                  evidence, modelled, float(exploration), nodes, rewards, size,
+                                  evidence, modelled, heuristic_playouts, float(exploration),
+                                  nodes, rewards, size,
                                   self.hidden,
                                   self.counts, self.legal, self.buf, self.path, self.actors,
                                   self.returns, state, count)

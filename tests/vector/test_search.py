@@ -149,9 +149,11 @@ def test_refuses_what_it_cannot_search(spec):
         make_agent(spec, "crazy_eights")
 
 
-def test_refuses_a_variant_without_a_compiled_core():
-    with pytest.raises(ConfigError, match="no compiled core"):
-        make_agent("ismcts:core=compiled", "jokers_of_death")
+@pytest.mark.parametrize("variant", sorted(set(eights.VARIANTS) - set(
+    search.searched_variants())))
+def test_refuses_a_variant_without_a_compiled_core_it_searches(variant):
+    with pytest.raises(ConfigError, match="no compiled core it searches"):
+        make_agent("ismcts:core=compiled", variant)
 
 
 def _evidence_positions(games: int, seed: int):
@@ -296,8 +298,25 @@ def test_modelled_opponents_answer_as_the_heuristic_would(variant):
     assert mean["ucb"] > 1.5 * mean["heuristic"], mean
 
 
-@pytest.mark.parametrize("spec", ["ismcts:opponents=heuristic",
-                                  "ismcts:core=compiled,opponents=policy"])
-def test_opponent_models_are_refused_where_they_cannot_run(spec):
-    with pytest.raises(ConfigError, match="opponents"):
+@pytest.mark.parametrize(("spec", "option"), [
+    ("ismcts:opponents=heuristic", "opponents"),
+    ("ismcts:core=compiled,opponents=policy", "opponents"),
+    ("ismcts:playout=heuristic", "playout"),
+    ("ismcts:core=compiled,playout=greedy", "playout"),
+])
+def test_opponent_models_and_playouts_are_refused_where_they_cannot_run(spec, option):
+    with pytest.raises(ConfigError, match=option):
         make_agent(spec, "crazy_eights")
+
+
+@pytest.mark.parametrize("variant", search.searched_variants())
+def test_heuristic_playouts_play_whole_games(variant):
+    """Every seat's rollouts by the heuristic, the opponents modelled in the tree too: the
+    search still returns its simulations on legal actions, and reproducibly."""
+    spec = "ismcts:sims=60,core=compiled,belief=voids,opponents=heuristic,playout=heuristic"
+    for _game, view in list(_positions(3, 1, 70, variant))[:25]:
+        if len(view.legal_actions) > 1:
+            counts = [make_agent(spec, variant, seed=9).visit_counts(view) for _ in range(2)]
+            assert np.array_equal(counts[0], counts[1])
+            assert counts[0].sum() == 60
+            assert set(np.flatnonzero(counts[0])) <= set(view.legal_actions)
