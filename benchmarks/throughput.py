@@ -366,6 +366,10 @@ MEASUREMENTS: dict[str, tuple[str, str, Callable[..., Row], dict[str, Any]]] = {
     # every compiled core has a vector row: the same row maker, its variant named
     "livery_vector_2p": (f"eights.vector livery_eights, {VECTOR_TABLES} tables", "2",
                          row_vector, {"variant": "livery_eights"}),
+    "baby_vector_4p": (f"eights.vector baby_eating_eights, {VECTOR_TABLES} tables", "4",
+                       row_vector, {"variant": "baby_eating_eights", "num_players": 4}),
+    "jokers_vector_3p": (f"eights.vector jokers_of_death, {VECTOR_TABLES} tables", "3",
+                         row_vector, {"variant": "jokers_of_death", "num_players": 3}),
     "vector_learner_2p": (f"eights.vector.make vs heuristic, {VECTOR_TABLES} tables", "2",
                           row_vector_learner, {}),
     "openspiel_2p": ("OpenSpiel crazy_eights + obs tensor", "2", row_openspiel, {}),

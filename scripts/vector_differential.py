@@ -92,6 +92,71 @@ CONFIGS: dict[str, dict[str, dict[str, Any]]] = {
         "hand_size_1": {"hand_size": 1},
         "max_turns_1": {"hand_size": 1, "max_turns": 1},
     },
+    "jokers_of_death": {
+        "default": {},
+        "2p": {"num_players": 2},
+        "4p": {"num_players": 4},
+        # a 3-card stock: empty at once, passes, blocked tables, penalties cut short
+        "5p_20cards": {"num_players": 5},
+        # the largest table: 10 seats, 8 decks (418 cards), 40-card hands
+        "10p_8decks_40cards": {"num_players": 10, "num_decks": 8, "hand_size": 40},
+        "3decks_6p_10cards": {"num_decks": 3, "num_players": 6, "hand_size": 10},
+        "match": {"match": True},
+        "match_score_2p_10cards": {"match": True, "target_score": 60, "reward": "score",
+                                   "num_players": 2, "hand_size": 10},
+        "score": {"reward": "score"},
+        "auto_knock_4cards": {"auto_knock": True, "hand_size": 4},
+        "hand_switching": {"hand_switching": True},
+        "hand_switching_2p_8cards": {"hand_switching": True, "num_players": 2,
+                                     "hand_size": 8},
+        # four players, four decks, four Jokers, five piles
+        "five_pile": {"five_pile": True, "num_players": 4},
+        "aces": {"aces": True},
+        # a 3-card stock: Aces on every pile recycle often
+        "aces_5p": {"aces": True, "num_players": 5},
+        "free_discard_pile": {"free_discard_pile": True},
+        "free_discard_pile_2p_6cards": {"free_discard_pile": True, "num_players": 2,
+                                        "hand_size": 6},
+        # every variant at once, in a match
+        "everything_five_pile_match": {"five_pile": True, "num_players": 4,
+                                       "hand_switching": True, "aces": True,
+                                       "free_discard_pile": True, "match": True,
+                                       "target_score": 150},
+        # one-card hands: knocks at the first turn, out on the first placement
+        "hand_size_1": {"hand_size": 1},
+        "max_turns_20": {"max_turns": 20},
+        # games over before any decision: a forced first draw reaches the turn limit
+        "max_turns_1": {"hand_size": 1, "auto_knock": True, "max_turns": 1},
+    },
+    "baby_eating_eights": {
+        "default": {},
+        "3p": {"num_players": 3},
+        "4p": {"num_players": 4},
+        # the largest single deck: a 5-card stock, rebuilt from the pile again and again
+        "8p_single": {"num_players": 8, "deck_type": "single"},
+        # the expanded deck (two copies of most cards) from six players on
+        "6p_expanded": {"num_players": 6},
+        "2p_expanded": {"num_players": 2, "deck_type": "expanded"},
+        # the largest table: 17 seats, 104 cards, a 1-card stock
+        "17p": {"num_players": 17},
+        "teams_4p": {"num_players": 4, "teams": 2},
+        "teams_9p_3_score": {"num_players": 9, "teams": 3, "reward": "score"},
+        "score": {"reward": "score"},
+        "guarantee_bj": {"guarantee_joker": "BJ"},
+        # the mode starting at once and lasting (a 20-card threshold per player)
+        "guarantee_20_3p": {"guarantee_cards_per_player": 20, "num_players": 3},
+        "guarantee_0": {"guarantee_cards_per_player": 0},
+        "combo_replaces_draw_four": {"combo_replaces_draw_four": True},
+        "three_spares_king_of_hearts": {"three_cancels_king_of_hearts": False},
+        "ten_again_passes": {"ten_again_draws": False},
+        "six_nine_apart": {"six_nine_four_in_a_row": False},
+        "two_player_king_literal": {"two_player_king": "literal"},
+        # a 13-card stock: rebuilt often, the mode's threshold reached fast
+        "2p_20cards": {"hand_size": 20},
+        "hand_size_1": {"hand_size": 1},
+        "max_turns_10": {"max_turns": 10},
+        "max_turns_1": {"hand_size": 1, "max_turns": 1},
+    },
 }
 
 #: per variant, the events counted as the rule corners its games reached (name -> kind)
@@ -102,6 +167,21 @@ CORNER_EVENTS: dict[str, dict[str, str]] = {
                       "no_challenges": "no_challenge", "calls": "last_card",
                       "silent": "no_call", "starter_8s": "starter_to_bottom",
                       "skips": "skip", "reverses": "reverse"},
+    "jokers_of_death": {"answers_taken": "take", "kills": "kill", "passes": "pass",
+                        "knocks": "knock", "no_knocks": "no_knock", "stops": "stop",
+                        "reverses": "reverse", "keeps": "keep", "skips": "skip",
+                        "switches": "switch", "recycles": "recycle", "pick_ups": "pick_up",
+                        "pile_penalties": "pile_penalty", "suits": "suit",
+                        "jokers_under": "starter_to_bottom", "outs": "out",
+                        "ties": "tie"},
+    "baby_eating_eights": {"reshuffles": "reshuffle", "passes": "pass", "skips": "skip",
+                           "reverses": "reverse", "cancelled": "cancelled",
+                           "locked": "locked", "fives": "five", "swaps": "swap",
+                           "agains": "again", "jack_rounds": "jack_round",
+                           "fours_in_a_row": "four_in_a_row", "redeals": "redeal",
+                           "combos": "guarantee", "modes": "guarantee_mode",
+                           "modes_over": "guarantee_over", "taken": "take",
+                           "no_draws": "no_draw", "stuck": "stuck", "outs": "out"},
 }
 
 #: the share of decisions played by the heuristic (whose choice is compared too)

@@ -42,7 +42,9 @@ from ..config import ConfigError
 #: variants with a compiled core -> the module that holds it (imported, and compiled, on
 #: first use only)
 COMPILED = {"crazy_eights": "eights.vector.crazy_eights",
-            "livery_eights": "eights.vector.livery_eights"}
+            "livery_eights": "eights.vector.livery_eights",
+            "jokers_of_death": "eights.vector.jokers_of_death",
+            "baby_eating_eights": "eights.vector.baby_eating_eights"}
 
 
 class NotCompiled(ConfigError):

@@ -126,7 +126,7 @@ def test_an_ended_table_refuses_every_action():
     (("crazy_eights", 2.0), {}, "num_envs=2.0"),
     (("crazy_eights", True), {}, "num_envs=True"),
     (("no_such_eights", 4), {}, "unknown variant 'no_such_eights'"),
-    (("jokers_of_death", 4), {"backend": "compiled"}, "'jokers_of_death' has no compiled core"),
+    (("crazier_eights", 4), {"backend": "compiled"}, "'crazier_eights' has no compiled core"),
     (("crazy_eights", 4), {"backend": "compiled", "version": 1}, "not v1"),
     (("crazy_eights", 4), {"backend": "compiled", "num_players": 9}, "num_players"),
 ])
@@ -138,5 +138,5 @@ def test_make_tables_refuses(args, kwargs, words):
 
 def test_auto_takes_the_compiled_core_where_there_is_one():
     assert isinstance(make_tables("crazy_eights", 2), CompiledTables)
-    assert isinstance(make_tables("jokers_of_death", 2), PythonTables)
+    assert isinstance(make_tables("crazier_eights", 2), PythonTables)
     assert isinstance(make_tables("crazy_eights", 2, "python"), PythonTables)

@@ -25,6 +25,8 @@ from eights.vector import livery_eights as core
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "vector_differential.py"
 VARIANT = "livery_eights"
+#: one xdist worker compiles (or loads) this core: the other never waits on the same compile
+pytestmark = pytest.mark.xdist_group("core-livery_eights")
 
 
 def _load_script():

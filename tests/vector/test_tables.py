@@ -10,7 +10,9 @@ from eights.engines.base import IllegalActionError
 from eights.vector import CompiledTables, make_tables
 from eights.vector.tables import COMPILED
 
-pytestmark = pytest.mark.parametrize("variant", sorted(COMPILED))
+#: each core's cases on the worker of that core's own tests (one compile per core per run)
+pytestmark = pytest.mark.parametrize("variant", [
+    pytest.param(v, marks=pytest.mark.xdist_group(f"core-{v}")) for v in sorted(COMPILED)])
 
 
 def _tables(variant: str, num_tables: int = 3) -> CompiledTables:
