@@ -320,8 +320,8 @@ def _web(args: argparse.Namespace, console: Console) -> int:
     import asyncio
     import dataclasses
 
-    from .protocol.server import ServerLimits
-    from .web.server import WebServer, serve
+    from .protocol.server import ServerLimits, serve
+    from .web.server import WebServer
 
     limits = ServerLimits(**{f.name: getattr(args, f.name)
                              for f in dataclasses.fields(ServerLimits)})

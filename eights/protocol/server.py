@@ -697,8 +697,10 @@ def tune_process_for_serving() -> None:
     sys.setswitchinterval(SWITCH_INTERVAL)
 
 
-async def serve(server: BotServer, on_ready: Callable[[BotServer], None] | None = None) -> None:
-    """Run ``server`` until cancelled, calling ``on_ready`` once it listens."""
+async def serve(server: Any, on_ready: Callable[[Any], None] | None = None) -> None:
+    """Run ``server`` (a :class:`BotServer`, or ``eights web``'s server: anything with
+    coroutines ``start``, ``serve_forever`` and ``close``) until cancelled, calling
+    ``on_ready`` once it listens."""
     await server.start()
     if on_ready is not None:
         on_ready(server)
@@ -716,7 +718,15 @@ def running_server(agent_spec: str, variant: str, **options: Any) -> Iterator[Bo
     defaults to 0 (a free port), read from the yielded server's ``url``.
     """
     options.setdefault("port", 0)
-    server = BotServer(agent_spec, variant, **options)
+    with in_background(BotServer(agent_spec, variant, **options), "eights-serve") as server:
+        yield server
+
+
+@contextlib.contextmanager
+def in_background(server: Any, name: str) -> Iterator[Any]:
+    """``server`` (anything with coroutines ``start`` and ``close``) started on a thread's
+    own event loop, closed and its thread joined on exit; a failure to start is raised
+    here (``eights serve``'s and ``eights web``'s servers both run this way)."""
     loop = asyncio.new_event_loop()
     started = threading.Event()
     failure: list[BaseException] = []
@@ -732,7 +742,7 @@ def running_server(agent_spec: str, variant: str, **options: Any) -> Iterator[Bo
         started.set()
         loop.run_forever()
 
-    thread = threading.Thread(target=run, name="eights-serve", daemon=True)
+    thread = threading.Thread(target=run, name=name, daemon=True)
     thread.start()
     started.wait()
     if failure:

@@ -25,7 +25,6 @@ import contextlib
 import http
 import logging
 import mimetypes
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -48,6 +47,7 @@ from ..protocol.server import (
     SchedulerClosed,
     ServerLimits,
     client_address,
+    in_background,
 )
 from . import board as board_module
 from . import messages, watch
@@ -425,49 +425,11 @@ async def _drain(visitor: Visitor, writer: asyncio.Task) -> None:
         await writer
 
 
-async def serve(server: WebServer, on_ready: Callable[[WebServer], None] | None = None) -> None:
-    """Run ``server`` until cancelled, calling ``on_ready`` once it listens."""
-    await server.start()
-    if on_ready is not None:
-        on_ready(server)
-    try:
-        await server.serve_forever()
-    finally:
-        await server.close()
-
 
 @contextlib.contextmanager
 def running_web_server(stores: Sequence[str | Path] = (), **options: Any) -> Iterator[WebServer]:
     """A :class:`WebServer` on a background thread's own event loop (tests, notebooks);
     ``port`` defaults to 0 (a free one), read from the yielded server's ``url``."""
     options.setdefault("port", 0)
-    server = WebServer(stores, **options)
-    loop = asyncio.new_event_loop()
-    started = threading.Event()
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        asyncio.set_event_loop(loop)
-        try:
-            loop.run_until_complete(server.start())
-        except BaseException as err:  # reported to the caller below
-            failure.append(err)
-            started.set()
-            return
-        started.set()
-        loop.run_forever()
-
-    thread = threading.Thread(target=run, name="eights-web", daemon=True)
-    thread.start()
-    started.wait()
-    if failure:
-        thread.join()
-        loop.close()
-        raise failure[0]
-    try:
+    with in_background(WebServer(stores, **options), "eights-web") as server:
         yield server
-    finally:
-        asyncio.run_coroutine_threadsafe(server.close(), loop).result(30)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(30)
-        loop.close()

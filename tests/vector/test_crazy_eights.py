@@ -8,31 +8,14 @@ are checked to occur. Then the core's refusals: illegal actions, bad tables.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from eights.config import ConfigError
 from eights.engines.base import IllegalActionError
 from eights.vector import CompiledTables, PythonTables, make_tables
+from tests.vector.differential_script import differential
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "vector_differential.py"
-
-
-def _load_script():
-    name = "eights_scripts_vector_differential"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, SCRIPT)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module  # (its dataclasses look their module up while made)
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-differential = _load_script()
 CONFIGS = differential.CONFIGS["crazy_eights"]
 
 #: games compared per config (8 tables each, random legal actions, a quarter of them the

@@ -9,10 +9,6 @@ refusals: illegal actions, ended tables, an observation layout it does not write
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -22,24 +18,13 @@ from eights.engines import engine_class
 from eights.engines.base import IllegalActionError
 from eights.vector import CompiledTables, PythonTables, make_tables
 from eights.vector import livery_eights as core
+from tests.vector.differential_script import differential
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "vector_differential.py"
 VARIANT = "livery_eights"
 #: one xdist worker compiles (or loads) this core: the other never waits on the same compile
 pytestmark = pytest.mark.xdist_group("core-livery_eights")
 
 
-def _load_script():
-    name = "eights_scripts_vector_differential"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, SCRIPT)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module  # (its dataclasses look their module up while made)
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-differential = _load_script()
 CONFIGS = differential.CONFIGS[VARIANT]
 
 #: games compared per config (8 tables each, random legal actions, a quarter of them the
