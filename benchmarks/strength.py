@@ -14,7 +14,12 @@ With ``--players N`` above 2, each agent instead sits alone against N - 1
 copies of each other agent, its seat rotating game by game, on deals from
 seed 5,000,000 + ``--seed`` on (training evaluates its checkpoints, and picks
 ``best.zip``, on the deals from 1,000,000, so these are fresh); a random
-seat's share is 1/N.
+seat's share is 1/N. ``--against SPEC`` seats each agent against copies of
+SPEC only (a search measured against the heuristic without the heuristic's
+games against copies of the search):
+
+    .venv/bin/python benchmarks/strength.py --players 3 --variants jokers_of_death \
+        --agents "ismcts:sims=1000,core=compiled,belief=voids" --against heuristic --games 2000
 """
 
 from __future__ import annotations
@@ -49,7 +54,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="tournament seed (the deals)")
     parser.add_argument("--players", type=int, default=2,
                         help="table size; above 2, one agent against copies of another")
+    parser.add_argument("--against", default=None, metavar="SPEC",
+                        help="above 2 players: the opponents' spec (each agent of --agents "
+                             "against copies of it only); by default every other agent")
     args = parser.parse_args(argv)
+    if args.against is not None and args.players <= 2:
+        parser.error("--against is for --players above 2 (two players play every pairing "
+                     "of --agents)")
     console = Console()
     if args.players > 2:
         return against_tables(console, args)
@@ -78,7 +89,8 @@ def against_tables(console: Console, args: argparse.Namespace) -> int:
         for col in ("agent", "opponents", "games", "win rate", "95% CI"):
             table.add_column(col, overflow="fold")
         for spec in specs:
-            for other in specs:
+            opponents = [args.against] if args.against is not None else specs
+            for other in opponents:
                 if other == spec:
                     continue
                 agent = make_agent(spec, variant, seed=0)

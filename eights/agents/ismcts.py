@@ -435,9 +435,11 @@ SPEC_OPTIONS: dict[str, tuple[str, type, str]] = {
                           "'compiled' (eights.vector's numba cores: crazy_eights, "
                           "livery_eights; no prior)"),
     "deals": ("deals", int, "with core=compiled and a belief: the deals of the hidden hands "
-                            "the belief draws in Python per decision, an integer >= 1 "
-                            "(default: 32 for belief=heuristic; belief=voids without it "
-                            "weighs every iteration's deal in compiled code)"),
+                            "the belief draws per decision, an integer >= 1 (default: 256 "
+                            "for belief=heuristic, drawn by its chain in compiled code; "
+                            "32 drawn in Python for jokers_of_death and baby_eating_eights; "
+                            "belief=voids without it weighs every iteration's deal in "
+                            "compiled code)"),
     "opponents": ("opponents", str, "how the search plays the other seats: 'ucb' (the "
                                     "default: each by UCB1 over its own moves, the playout "
                                     "policy in rollouts) or 'heuristic' (as the heuristic "

@@ -93,9 +93,10 @@ MAX_FRAMES = 32
 #: the most copies a memory count holds (a byte, as the engine's)
 COUNT_MAX = 255
 #: the compiled search (:mod:`eights.vector.search`) deals the 52-card pile games' record
-#: (copies per card in ``hands``, no hand order, no jokers, no memory of known cards); this
-#: record is not that one, so ``ismcts:core=compiled`` refuses the variant
-SEARCHED = False
+#: (copies per card in ``hands``, no hand order, no jokers, no memory of known cards) in
+#: compiled code; this record is not that one, so the search plays positions the Python
+#: determinizer dealt (``record_from_engine``) instead
+DEALS_COMPILED = False
 
 
 def state_dtype() -> np.dtype:
@@ -1109,7 +1110,7 @@ def mask(t, out):
 
 # ---------------------------------------------------------------- the heuristic
 @numba.njit(cache=True)
-def _best_suit(t, seat):
+def best_suit(t, seat):
     """:func:`eights.agents.heuristic.best_suit` of ``seat``'s hand: the suit it holds most
     of (8s and jokers aside), each card counting 100 + its rank; a tie to the first suit."""
     base = seat * KINDS
@@ -1204,13 +1205,13 @@ def heuristic_action(t, prm, rules, hints, buf):
     seat = t.current
     kind = t.f_kind[t.depth - 1]
     if kind == SUIT:
-        return PLAY_SUIT0 + _best_suit(t, seat)
+        return PLAY_SUIT0 + best_suit(t, seat)
     if kind in (FIVE, SEVEN):
         return _target(t, prm, buf, k)
     if kind == BOTTOM:
         return _bottom(t, hints, buf, k)
     if kind == JACKS:
-        best = _best_suit(t, seat)
+        best = best_suit(t, seat)
         for i in range(k):
             if buf[i] // 13 == best:
                 return buf[i]

@@ -16,14 +16,17 @@ A core keeps these signatures (``rules`` and ``hints`` are what its
 * ``step(t, prm, rules, a, buf)``: the player to act plays ``a`` (legal);
 * ``returns(t, prm, out)``: each seat's reward (0 until the game ends);
 * ``heuristic_action(t, prm, rules, hints, buf) -> a``: the heuristic's choice;
+* ``best_suit(t, seat) -> s``: the suit ``seat`` holds most, as the heuristic reckons it;
 * ``new_game(t, prm, rules, game_seed)``: deal the game of that seed;
 * ``observe(t, prm, offs, scales, seat, out)`` and ``mask(t, out)``: a seat's
   observation, the seat to act's legal mask;
 
 and a record with ``legal`` (the mask, one entry per action id), ``seeder``
-(the table's stream of game seeds), ``current``, and for the search the pile
-games' ``hands`` (copies per seat and card id), ``hand_len``,
-``stock``/``stock_len`` and the Mersenne Twister's ``mti``.
+(the table's stream of game seeds), ``current``, and for the search
+``stock``/``stock_len``, the Mersenne Twister's ``mti`` and, where the search
+deals in compiled code (``DEALS_COMPILED``, true unless the core says
+otherwise), the pile games' ``hands`` (copies per seat and card id of the
+standard deck) and ``hand_len``.
 """
 
 from __future__ import annotations
@@ -99,6 +102,7 @@ legal_actions = _dispatched("legal_actions")
 step = _dispatched("step")
 returns = _dispatched("returns")
 heuristic_action = _dispatched("heuristic_action")
+best_suit = _dispatched("best_suit")
 new_game = _dispatched("new_game")
 observe = _dispatched("observe")
 mask = _dispatched("mask")

@@ -79,10 +79,10 @@ MAX_CARDS = STANDARD * MAX_DECKS + 4
 MAX_AGENDA = 16
 #: a byte's most (the memory's counts stop there, as the engine's do)
 COUNT_MAX = 255
-#: the compiled search (:func:`eights.vector.search.searched_variants`) deals the 52-card
-#: pile game's record; this one has 54 card ids, several piles and the picked-up zones, so
-#: the search refuses it (``record_from_engine`` still writes a position, for a later search)
-SEARCHED = False
+#: the compiled search (:mod:`eights.vector.search`) deals the 52-card pile games' record in
+#: compiled code; this one has 54 card ids, several piles and the picked-up zones, so the
+#: search plays positions the Python determinizer dealt (``record_from_engine``) instead
+DEALS_COMPILED = False
 
 
 def state_dtype() -> np.dtype:
@@ -1071,7 +1071,7 @@ def mask(t, out):
 
 # ---------------------------------------------------------------- the heuristic
 @numba.njit(cache=True)
-def _best_suit(t, seat):
+def best_suit(t, seat):
     """:func:`eights.agents.heuristic.best_suit` of ``seat``'s hand: the suit it holds most
     of (8s and Jokers aside), a tie to the suit of higher cards (each card counts 100 + its
     rank), and a tie of those to the first suit."""
@@ -1139,7 +1139,7 @@ def heuristic_action(t, prm, rules, hints, buf):
         behind = t.hand_len[(seat - t.direction) % n]
         return REVERSE if behind > ahead else KEEP
     if has[SUIT0]:
-        return SUIT0 + _best_suit(t, seat)
+        return SUIT0 + best_suit(t, seat)
     phase = t.agenda_kind[t.agenda_len - 1]
     if phase == ANSWER:
         return buf[0] if plays else DRAW

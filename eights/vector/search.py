@@ -29,6 +29,15 @@ opponent-model belief (``belief=heuristic``), or ``deals=N`` with any belief,
 draws N deals of the other hands in Python before the search instead, and
 every iteration plays one of them with the stock shuffled anew.
 
+Baby-Eating Eights and Jokers of Death keep other records (ordered hands, 54
+card ids, several piles; their cores say ``DEALS_COMPILED = False``): there
+every deal is the Python determinizer's (:meth:`Engine.determinize
+<eights.engines.base.Engine.determinize>` with the belief, ``deals=N`` of
+them, default :data:`DEFAULT_DEALS`, drawn once a decision and written by the
+core's ``record_from_engine``), and every iteration plays one of them with its
+stock shuffled anew (:func:`deal_position`). The rest of the search is the
+same code on their cores.
+
 Its randomness is its own (a SplitMix64 stream seeded from the agent's
 generator), so for a seed it is deterministic, but it plays other games than
 the Python search of the same seed. A ``prior`` stays with the Python search
@@ -45,11 +54,11 @@ from typing import Any
 import numba
 import numpy as np
 
+from ..agents.heuristic import PileHeuristicModel
 from ..config import ConfigError
 from ..engines import engine_class
 from ..engines.determinizers.belief import CANDIDATES, NAMED_EPS, VOID_EPS, AtMost, NamedSuit
-from . import cores
-from .kernels import best_suit
+from . import choices, cores
 from .mt import splitmix_next
 from .records import CARDS
 
@@ -81,11 +90,14 @@ def _below(rng, n):
 
 
 @numba.njit(cache=True)
-def determinize(template_bytes, t, t_bytes, prm, seat, voids, deals, evidence, hidden, counts,
-                rng):
-    """Deal ``template``'s hidden cards into ``t`` (a copy of it): one of ``deals`` where
-    a belief drew them, else :func:`deal_uniform`'s deal, weighed by ``evidence``
-    (:func:`deal_weighted`) where it holds any."""
+def determinize(template_bytes, t, t_bytes, prm, seat, voids, deals, evidence, positions,
+                hidden, counts, rng):
+    """Deal ``template``'s hidden cards into ``t`` (a copy of it): one of ``positions``
+    where the Python determinizer dealt whole records (:func:`deal_position`), one of
+    ``deals`` where a belief drew the other hands, else :func:`deal_uniform`'s deal,
+    weighed by ``evidence`` (:func:`deal_weighted`) where it holds any."""
+    if positions.shape[0]:
+        return deal_position(positions, t, t_bytes, rng)
     if deals.shape[0] == 0 and evidence.shape[0]:
         return deal_weighted(template_bytes, t, t_bytes, prm, seat, voids, evidence, hidden,
                              counts, rng)
@@ -222,6 +234,23 @@ def deal_uniform(template_bytes, t, t_bytes, prm, seat, voids, deals, hidden, co
 
 
 @numba.njit(cache=True)
+def deal_position(positions, t, t_bytes, rng):
+    """One of ``positions`` (whole records as bytes, each dealt by the Python determinizer)
+    picked at random into ``t``, its stock shuffled anew and its generator's next draws
+    (reshuffles, random picks of the rules) taken from elsewhere in its stream: the other
+    hands are the belief's, the stock's order is nobody's."""
+    k, rng = _below(rng, positions.shape[0])
+    t_bytes[:] = positions[k]
+    r = t[0]
+    for i in range(r.stock_len - 1, 0, -1):
+        j, rng = _below(rng, i + 1)
+        r.stock[i], r.stock[j] = r.stock[j], r.stock[i]
+    off, rng = _below(rng, 624)
+    r.mti = off
+    return rng
+
+
+@numba.njit(cache=True)
 def _deal_from(r, prm, seat, deals, hidden, count, counts, rng):
     """The other hands of one of ``deals`` (picked at random), the rest of the ``count``
     hidden cards in ``hidden`` shuffled into the stock."""
@@ -274,7 +303,7 @@ def _playout_action(r, kinds, legal, k, rng):
                     return legal[i], rng
                 pick -= 1
     if kinds[legal[0]] >= NAMES_SUIT:
-        best = NAMES_SUIT + best_suit(r, r.current)
+        best = NAMES_SUIT + cores.best_suit(r, r.current)
         for i in range(k):  # the suit held most, if it is among the actions given
             if kinds[legal[i]] == best:
                 return legal[i], rng
@@ -293,8 +322,8 @@ def _child(nodes, parent, key):
 
 @numba.njit(cache=True)
 def iterate(template_bytes, t, t_bytes, prm, rules, hints, kinds, seat, voids, deals,
-            evidence, modelled, heuristic_playouts, c_explore, nodes, rewards, size, hidden,
-            counts, legal, buf, path, actors, returns, rng, iterations):
+            evidence, positions, modelled, heuristic_playouts, c_explore, nodes, rewards, size,
+            hidden, counts, legal, buf, path, actors, returns, rng, iterations):
     """Run ``iterations`` ISMCTS iterations on the tree in ``nodes``/``rewards`` (``size``
     nodes used, node 0 the root); return the new size and generator state. With
     ``modelled`` the other seats play as the core's heuristic does (``hints`` its
@@ -303,8 +332,8 @@ def iterate(template_bytes, t, t_bytes, prm, rules, hints, kinds, seat, voids, d
     ``heuristic_playouts`` every seat's rollout moves are the heuristic's."""
     n_actions = legal.shape[0]
     for _ in range(iterations):
-        rng = determinize(template_bytes, t, t_bytes, prm, seat, voids, deals, evidence, hidden,
-                          counts, rng)
+        rng = determinize(template_bytes, t, t_bytes, prm, seat, voids, deals, evidence,
+                          positions, hidden, counts, rng)
         r = t[0]
         node = 0
         depth = 0
@@ -400,6 +429,10 @@ def root_visits(nodes, seat, out):
 _CHUNK = 16
 #: deals an opponent-model belief draws per decision unless ``deals=`` of the ismcts spec says
 DEFAULT_DEALS = 32
+#: the same for the heuristic model's chain in compiled code (:meth:`CompiledSearch._model_deals`)
+DEFAULT_MODEL_DEALS = 256
+#: that chain's steps from its plain first deal, and between two deals it keeps
+MODEL_BURN_IN, MODEL_STEPS = 2000, 20
 
 
 def evidence_rows(evidence: Any) -> np.ndarray:
@@ -437,16 +470,19 @@ def playout_kinds(engine: Any) -> np.ndarray:
 
 
 def searched_variants() -> list[str]:
-    """The compiled variants this search plays: those whose core keeps the 52-card pile
-    game's record (:func:`deal_uniform` deals its ``hands`` and ``stock``). A core whose
-    record is another (Baby-Eating Eights' ordered hands and jokers) says ``SEARCHED =
-    False``, and is refused here rather than searched on a record it does not keep."""
-    import importlib
-
+    """The variants this search plays: every variant with a compiled core."""
     from .tables import COMPILED
 
-    return [variant for variant, name in COMPILED.items()
-            if getattr(importlib.import_module(name), "SEARCHED", True)]
+    return list(COMPILED)
+
+
+def deals_compiled(core: Any) -> bool:
+    """Whether the search deals ``core``'s hidden cards in compiled code: a core that keeps
+    the 52-card pile games' record (:func:`deal_uniform` deals its ``hands`` and
+    ``stock``), unless it says ``DEALS_COMPILED = False`` (Baby-Eating Eights' ordered
+    hands, Jokers of Death's 54 card ids), where the Python determinizer deals whole
+    positions instead (:func:`deal_position`)."""
+    return bool(getattr(core, "DEALS_COMPILED", True))
 
 
 class CompiledSearch:
@@ -459,14 +495,12 @@ class CompiledSearch:
             raise ConfigError(f"ismcts: core=compiled searches {', '.join(COMPILED)}; "
                               f"{variant!r} has no compiled core (use core=python, the "
                               f"default)")
-        if variant not in searched_variants():
-            raise ConfigError(f"ismcts: core=compiled searches "
-                              f"{', '.join(searched_variants())}; the {variant!r} core is not "
-                              f"searched (use core=python, the default)")
         options = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
         tables = CompiledTables(variant, 1, **options)
         self.engine = engine_class(variant)
         self.core, self.params, self.rules = tables.core, tables.params, tables.rules
+        #: whether deals are compiled (:func:`deals_compiled`), else whole positions
+        self.compiled_deals = deals_compiled(self.core)
         self.hints = tables.hints
         self.kinds = playout_kinds(self.engine)
         self.n = config.num_players
@@ -493,30 +527,21 @@ class CompiledSearch:
         another belief (an opponent model, as ``Engine.determinize`` takes it) or a
         ``num_deals``, that many deals of the other hands (default :data:`DEFAULT_DEALS`)
         are drawn by it first (in Python, inside the time budget) and every iteration
-        plays one of them, the stock shuffled anew."""
+        plays one of them, the stock shuffled anew. On a core that does not deal in
+        compiled code (:func:`deals_compiled`) every belief, ``None`` included, deals
+        that way, whole positions."""
         started = time.perf_counter()
         game = self.engine.determinize(view, rng, infer, None)
         self.core.record_from_engine(game, self.template, rng.getrandbits(32))
-        voids = np.zeros((self.n, CARDS + 1), np.uint8)
-        if infer:
-            for p, suit in enumerate(view.drew_on_suit):
-                if p != view.seat and suit >= 0:
-                    for c in game.draw_excludes(suit, view.drew_on_rank[p]):
-                        voids[p, c] = 1
-                    voids[p, CARDS] = 1
-        deals = np.zeros((0, self.n * CARDS), np.uint8)
-        evidence = np.zeros((0, EVIDENCE_CARDS + CARDS), np.int64)
-        if belief == "voids" and num_deals is None:
-            dealer = self.engine.determinizer(game, view, infer)
-            evidence = evidence_rows(dealer.evidence())
-        elif belief is not None:
-            num_deals = num_deals or DEFAULT_DEALS
-            deals = np.zeros((num_deals, self.n * CARDS), np.uint8)
-            for k in range(num_deals):
-                dealt = self.engine.determinize(view, rng, infer, belief)
-                for p, hand in enumerate(dealt.state.hands):
-                    if p != view.seat:
-                        np.add.at(deals[k], p * CARDS + np.asarray(hand, np.int64), 1)
+        if self.compiled_deals:
+            voids, deals, evidence = self._compiled_deals(game, view, rng, infer, belief,
+                                                          num_deals)
+            positions = np.zeros((0, self.template.itemsize), np.uint8)
+        else:
+            voids = np.zeros((self.n, CARDS + 1), np.uint8)
+            deals = np.zeros((0, self.n * CARDS), np.uint8)
+            evidence = np.zeros((0, EVIDENCE_CARDS + CARDS), np.int64)
+            positions = self._positions(view, rng, infer, belief, num_deals)
         modelled = opponents == "heuristic"
         heuristic_playouts = playout == "heuristic"
         capacity = simulations + 1 if time_ms is None else 4096
@@ -532,7 +557,8 @@ class CompiledSearch:
             nonlocal size, state
             size, state = iterate(template_bytes, self.scratch, scratch_bytes, self.params,
                                   self.rules, self.hints, self.kinds, view.seat, voids, deals,
-                                  evidence, modelled, heuristic_playouts, float(exploration),
+                                  evidence, positions, modelled, heuristic_playouts,
+                                  float(exploration),
                                   nodes, rewards, size,
                                   self.hidden,
                                   self.counts, self.legal, self.buf, self.path, self.actors,
@@ -555,3 +581,77 @@ class CompiledSearch:
         counts = np.zeros(len(self.legal), np.int64)
         root_visits(nodes, view.seat, counts)
         return counts.astype(np.float64)
+
+    def _compiled_deals(self, game: Any, view: Any, rng: random.Random, infer: bool,
+                        belief: Any, num_deals: int | None,
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """What :func:`determinize` reads on a core it deals in compiled code: the standing
+        draws' voids, a belief's deals of the other hands, the evidence rows."""
+        voids = np.zeros((self.n, CARDS + 1), np.uint8)
+        if infer:
+            for p, suit in enumerate(view.drew_on_suit):
+                if p != view.seat and suit >= 0:
+                    for c in game.draw_excludes(suit, view.drew_on_rank[p]):
+                        voids[p, c] = 1
+                    voids[p, CARDS] = 1
+        deals = np.zeros((0, self.n * CARDS), np.uint8)
+        evidence = np.zeros((0, EVIDENCE_CARDS + CARDS), np.int64)
+        if belief == "voids" and num_deals is None:
+            dealer = self.engine.determinizer(game, view, infer)
+            evidence = evidence_rows(dealer.evidence())
+        elif isinstance(belief, PileHeuristicModel) and self.engine.determinizer(
+                game, view, infer).reads_choices:
+            deals = self._model_deals(game, view, rng, infer, belief, num_deals)
+        elif belief is not None:
+            num_deals = num_deals or DEFAULT_DEALS
+            deals = np.zeros((num_deals, self.n * CARDS), np.uint8)
+            for k in range(num_deals):
+                dealt = self.engine.determinize(view, rng, infer, belief)
+                for p, hand in enumerate(dealt.state.hands):
+                    if p != view.seat:
+                        np.add.at(deals[k], p * CARDS + np.asarray(hand, np.int64), 1)
+        return voids, deals, evidence
+
+    def _model_deals(self, game: Any, view: Any, rng: random.Random, infer: bool,
+                     model: PileHeuristicModel, num_deals: int | None) -> np.ndarray:
+        """``num_deals`` (default :data:`DEFAULT_MODEL_DEALS`) deals of the other hands drawn
+        by the heuristic model's chain in compiled code (:func:`choices.model_deals`):
+        :data:`MODEL_BURN_IN` steps from a plain deal, then :data:`MODEL_STEPS` between
+        deals. No rows (every iteration dealt as without a model) when no opponent made a
+        choice the model weighs."""
+        dealer = self.engine.determinizer(game, view, infer)
+        history = dealer.choices()
+        if not history.informative:
+            return np.zeros((0, self.n * CARDS), np.uint8)
+        rows, unfit, fitting = choices.history_arrays(history, CARDS)
+        c = dealer.constraints
+        hidden_hands, stock = dealer.deal_hidden(rng)
+        hands = np.zeros((self.n, len(c.hidden) + 1), np.int64)
+        sizes = np.zeros(self.n, np.int64)
+        for p, hand in enumerate(hidden_hands):
+            hands[p, :len(hand)] = hand
+            sizes[p] = len(hand)
+        fixed = np.zeros(self.n, np.int64)
+        for _card, p in c.placed:
+            fixed[p] += 1  # deal_hidden puts a hand's placed cards first
+        barred = np.zeros((self.n, CARDS), np.uint8)
+        for p, cards in c.barred.items():
+            barred[p, list(cards)] = 1
+        points, attack, slip = choices.model_constants(self.engine, model.slip)
+        deals = np.zeros((num_deals or DEFAULT_MODEL_DEALS, self.n * CARDS), np.uint8)
+        choices.model_deals(rows, unfit, fitting, hands, sizes, fixed,
+                            np.asarray(stock, np.int64), barred, view.seat, points, attack,
+                            slip, MODEL_BURN_IN, MODEL_STEPS, deals,
+                            np.uint64(rng.getrandbits(64)))
+        return deals
+
+    def _positions(self, view: Any, rng: random.Random, infer: bool, belief: Any,
+                   num_deals: int | None) -> np.ndarray:
+        """``num_deals`` (default :data:`DEFAULT_DEALS`) positions the Python determinizer
+        deals from ``view`` under ``belief``, as the core's records (bytes, one row each),
+        for :func:`deal_position`."""
+        records = np.zeros(num_deals or DEFAULT_DEALS, self.template.dtype)
+        for k in range(len(records)):
+            dealt = self.engine.determinize(view, rng, infer, belief)
+            self.core.record_from_engine(dealt, records[k:k + 1], rng.getrandbits(32))
+        return records.view(np.uint8).reshape(len(records), -1)

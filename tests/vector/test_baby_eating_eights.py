@@ -229,15 +229,18 @@ def test_the_env_plays_baby_eating_eights_on_the_compiled_core():
     assert env.episodes > 0
 
 
-def test_the_compiled_search_refuses_the_variant():
-    """The search deals the 52-card pile games' record; this core keeps another (ordered
-    hands, jokers), so ``core=compiled`` says so instead of searching it."""
+def test_the_compiled_search_plays_positions_the_python_determinizer_dealt():
+    """The search's compiled deal keeps the 52-card pile games' record; this core keeps
+    another (ordered hands, jokers), so ``core=compiled`` plays whole positions the Python
+    determinizer dealt (``DEALS_COMPILED = False``) and acts legally from them."""
     from eights.agents import make_agent
     from eights.vector import search
 
-    assert VARIANT not in search.searched_variants()
-    with pytest.raises(ConfigError, match="core=compiled searches"):
-        make_agent("ismcts:sims=5,core=compiled", VARIANT, seed=1)
-    game = eights.make_game(VARIANT, seed=3)
-    with pytest.raises(ConfigError, match="core is not searched"):
-        search.CompiledSearch(VARIANT, game.config)
+    assert VARIANT in search.searched_variants() and not search.deals_compiled(core)
+    agent = make_agent("ismcts:sims=30,core=compiled,belief=voids", VARIANT, seed=1)
+    game = eights.make_game(VARIANT, num_players=4, seed=3)
+    while not game.game_over:
+        view = game.view(game.current_player)
+        action = agent.act(view) if view.seat == 0 else view.legal_actions[0]
+        assert action in view.legal_actions
+        game.step(action)

@@ -208,14 +208,21 @@ def test_the_core_checks_the_engines_declarations(monkeypatch):
         core.compile_config(engine, config, engine.encoder(config, None))
 
 
-def test_the_compiled_search_refuses_the_core():
-    from eights.config import ConfigError
+def test_the_compiled_search_plays_positions_the_python_determinizer_dealt():
+    """54 card ids, several piles and picked-up zones: the search's compiled deal does not
+    keep this record, so ``core=compiled`` plays whole positions the Python determinizer
+    dealt (``DEALS_COMPILED = False``) and acts legally from them."""
+    from eights.agents import make_agent
     from eights.vector import search
 
-    assert VARIANT not in search.searched_variants()
-    config = engine_class(VARIANT).Config.from_options()
-    with pytest.raises(ConfigError, match=VARIANT):
-        search.CompiledSearch(VARIANT, config)
+    assert VARIANT in search.searched_variants() and not search.deals_compiled(core)
+    agent = make_agent("ismcts:sims=30,core=compiled,belief=voids", VARIANT, seed=1)
+    game = eights.make_game(VARIANT, num_players=3, seed=3)
+    while not game.game_over:
+        view = game.view(game.current_player)
+        action = agent.act(view) if view.seat == 0 else view.legal_actions[0]
+        assert action in view.legal_actions
+        game.step(action)
 
 
 def test_auto_takes_the_compiled_core_for_every_option():

@@ -18,6 +18,11 @@ from eights.vector.tables import CompiledTables
 
 #: no evidence to weigh deals by (a uniform deal)
 _NO_EVIDENCE = np.zeros((0, search.EVIDENCE_CARDS + ce.CARDS), np.int64)
+#: no positions dealt in Python (the compiled deal)
+_NO_POSITIONS = np.zeros((0, 1), np.uint8)
+#: the cores whose deals are the Python determinizer's positions
+_POSITION_DEALT = [v for v in search.searched_variants()
+                   if not search.deals_compiled(CompiledTables(v, 1).core)]
 
 
 def _positions(num_players: int, games: int, seed: int, variant: str = "crazy_eights"):
@@ -51,7 +56,7 @@ def test_plays_whole_games_with_legal_actions(variant, num_players):
 def test_a_position_from_the_engine_plays_on_as_the_engine(variant, num_players):
     """``record_from_engine`` writes a determinized position the core continues exactly as
     the Python engine does (same seat to act, same legal actions, move after move) until a
-    reshuffle, whose order is the record's own generator's."""
+    reshuffle or another draw of chance, which the record's own generator draws."""
     tables = CompiledTables(variant, 1, num_players=num_players)
     core, records = tables.core, np.zeros(1, tables.state.dtype)
     legal, buf = np.zeros(tables.num_actions, np.int64), np.zeros(tables.num_actions, np.int64)
@@ -67,9 +72,12 @@ def test_a_position_from_the_engine_plays_on_as_the_engine(variant, num_players)
             k = core.legal_actions(records[0], tables.params, legal)
             assert tuple(legal[:k]) == tuple(position.legal_actions())
             action = rng.choice(position.legal_actions())
+            rolls = position.rng.getstate()
             position.step(action)
             core.step(records[0], tables.params, tables.rules, action, buf)
             compared += 1
+            if position.rng.getstate() != rolls:  # a draw of chance: the record draws its own
+                break
     assert compared > 100 and len(frames) >= 2
 
 
@@ -120,7 +128,8 @@ def test_determinize_keeps_the_public_state_and_respects_standing_draws():
             state = np.uint64(search.determinize(
                 searcher.template.view(np.uint8), searcher.scratch,
                 searcher.scratch.view(np.uint8), searcher.params, view.seat, voids,
-                np.zeros((0, 2 * ce.CARDS), np.uint8), _NO_EVIDENCE, searcher.hidden,
+                np.zeros((0, 2 * ce.CARDS), np.uint8), _NO_EVIDENCE, _NO_POSITIONS,
+                searcher.hidden,
                 searcher.counts, state))
             dealt = searcher.scratch[0]
             hands = dealt["hands"].reshape(ce.MAX_PLAYERS, ce.CARDS)[:2]
@@ -202,7 +211,7 @@ def test_weighted_deals_follow_the_evidence():
                 state = np.uint64(search.determinize(
                     searcher.template.view(np.uint8), searcher.scratch,
                     searcher.scratch.view(np.uint8), searcher.params, view.seat, voids,
-                    no_deals, given, searcher.hidden, searcher.counts, state))
+                    no_deals, given, _NO_POSITIONS, searcher.hidden, searcher.counts, state))
                 dealt = searcher.scratch[0]
                 assert dealt["hands"][other * ce.CARDS:(other + 1) * ce.CARDS].sum() == (
                     view.hand_sizes[other])
@@ -250,13 +259,42 @@ def test_deal_from_keeps_every_card_and_takes_a_given_hand():
     search.determinize(searcher.template.view(np.uint8), searcher.scratch,
                        searcher.scratch.view(np.uint8), searcher.params, view.seat,
                        np.zeros((2, ce.CARDS + 1), np.uint8), deals, _NO_EVIDENCE,
-                       searcher.hidden, searcher.counts, np.uint64(3))
+                       _NO_POSITIONS, searcher.hidden, searcher.counts, np.uint64(3))
     dealt = searcher.scratch[0]
     hands = dealt["hands"].reshape(ce.MAX_PLAYERS, ce.CARDS)[:2]
     assert np.array_equal(hands[other], deals[0, other * ce.CARDS:(other + 1) * ce.CARDS])
     cards = np.bincount(dealt["stock"][: dealt["stock_len"]], minlength=ce.CARDS)
     cards = cards + hands.astype(np.int64).sum(axis=0) + dealt["pile_counts"]
     assert (cards == 2).all()
+
+
+@pytest.mark.parametrize("variant", _POSITION_DEALT)
+@pytest.mark.parametrize("belief", [None, "voids"])
+def test_a_position_dealt_in_python_keeps_it_but_the_stock_order(variant, belief):
+    """On a core the search does not deal in compiled code, an iteration's position is one
+    the Python determinizer dealt (with the belief), byte for byte but for the stock's
+    order and the generator's place in its stream: the stock holds the same cards."""
+    positions_seen = 0
+    for _game, view in list(_positions(3, 1, 80, variant))[::7]:
+        searcher = search.CompiledSearch(variant, view.config)
+        positions = searcher._positions(view, random.Random(view.turn), True, belief, 3)
+        records = positions.view(searcher.template.dtype).reshape(-1)
+        state, picked = np.uint64(11), set()
+        for _ in range(12):
+            state = np.uint64(search.deal_position(positions, searcher.scratch,
+                                                   searcher.scratch.view(np.uint8), state))
+            dealt = searcher.scratch[0]
+            k = next(k for k, r in enumerate(records)
+                     if all(np.array_equal(r[f], dealt[f]) for f in records.dtype.names
+                            if f not in ("stock", "mti")))
+            picked.add(k)
+            size = dealt["stock_len"]
+            assert sorted(dealt["stock"][:size]) == sorted(records[k]["stock"][:size])
+            for p, hand in enumerate(view.hand_sizes):
+                assert dealt["hand_len"][p] == hand
+        assert len(picked) > 1
+        positions_seen += 1
+    assert positions_seen > 3
 
 
 def _replies(nodes: np.ndarray, seat: int, num_actions: int) -> list[int]:

@@ -1,0 +1,109 @@
+"""The heuristic model's belief in compiled code (eights/vector/choices.py) against Python's."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import eights
+from eights.agents import make_agent
+from eights.agents.heuristic import PileHeuristicModel
+from eights.engines.determinizers import belief
+from eights.vector import choices
+from eights.vector.records import CARDS
+
+
+class _Stream:
+    """``random.Random``'s ``random()`` drawn from the compiled weight's SplitMix64 stream,
+    so the Python weight picks the unseen draws' cards the compiled one picks."""
+
+    def __init__(self, state: int) -> None:
+        self.state = np.uint64(state)
+
+    def random(self) -> float:
+        u, self.state = choices._uniform(self.state)
+        self.state = np.uint64(self.state)
+        return u
+
+
+def _informative(num_players: int, games: int, seed: int):
+    """(view, dealer, history) at the decisions whose history shows an opponent's choice."""
+    game = eights.make_game("crazy_eights", num_players=num_players)
+    agent = make_agent("heuristic", "crazy_eights")
+    for k in range(games):
+        game.reset(seed=seed + k)
+        while not game.game_over:
+            view = game.view(game.current_player)
+            dealer = type(game).determinizer(
+                type(game).determinize(view, random.Random(0), True, None), view, True)
+            history = dealer.choices()
+            if history.informative:
+                yield view, dealer, history
+            game.step(agent.act(view))
+
+
+def _hands(hands_list, n, capacity):
+    hands = np.zeros((n, capacity), np.int64)
+    sizes = np.zeros(n, np.int64)
+    for p, hand in enumerate(hands_list):
+        hands[p, :len(hand)] = hand
+        sizes[p] = len(hand)
+    return hands, sizes
+
+
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_the_compiled_weight_is_the_pythons(num_players):
+    """Given the same uniforms for the unseen draws, :func:`choices.choice_weight` returns
+    :func:`belief.choice_weight`'s number exactly, on true hands and on random deals."""
+    model = PileHeuristicModel("crazy_eights")
+    points, attack, slip = choices.model_constants(model.engine, model.slip)
+    compared, broken = 0, 0
+    for view, dealer, history in _informative(num_players, 3, 900):
+        rows, unfit, fitting = choices.history_arrays(history, CARDS)
+        rng = random.Random(view.turn)
+        for _ in range(3):
+            dealt, _stock = dealer.deal_hidden(rng)
+            hands, sizes = _hands(dealt, num_players, 110)
+            state = rng.getrandbits(64)
+            expected = belief.choice_weight(history, dealt, model, _Stream(state))
+            got, _ = choices.choice_weight(rows, unfit, fitting, hands, sizes, view.seat,
+                                           points, attack, slip, np.zeros_like(hands),
+                                           np.zeros_like(sizes), np.uint64(state))
+            assert got == expected
+            compared += 1
+            broken += expected < 1 - slip
+    assert compared > 100 and broken > 50
+
+
+def test_model_deals_keep_every_hard_constraint_and_lean_on_the_model():
+    """The chain's deals give each opponent its hand size, only hidden cards, its placed
+    cards, none it is barred from; and they weigh more under the model than plain deals."""
+    model = PileHeuristicModel("crazy_eights")
+    points, attack, slip = choices.model_constants(model.engine, model.slip)
+    chained = plain = 0.0
+    for view, dealer, history in list(_informative(2, 2, 950))[::5]:
+        rows, unfit, fitting = choices.history_arrays(history, CARDS)
+        c = dealer.constraints
+        rng = random.Random(view.turn)
+        dealt, stock = dealer.deal_hidden(rng)
+        hands, sizes = _hands(dealt, 2, len(c.hidden) + 1)
+        deals = np.zeros((16, 2 * CARDS), np.uint8)
+        choices.model_deals(rows, unfit, fitting, hands, sizes, np.zeros(2, np.int64),
+                            np.asarray(stock, np.int64), np.zeros((2, CARDS), np.uint8),
+                            view.seat, points, attack, slip, 200, 10, deals, np.uint64(5))
+        hidden = np.bincount(c.hidden, minlength=CARDS)
+        other = 1 - view.seat
+        for row in deals:
+            hand = row[other * CARDS:(other + 1) * CARDS]
+            assert hand.sum() == c.hand_sizes[other]
+            assert (hand <= hidden).all()
+            assert not row[view.seat * CARDS:(view.seat + 1) * CARDS].any()
+            listed = [[], []]
+            listed[other] = list(np.repeat(np.arange(CARDS), hand))
+            chained += belief.choice_weight(history, listed, model, random.Random(1))
+        for _ in range(len(deals)):
+            plain += belief.choice_weight(history, dealer.deal_hidden(rng)[0], model,
+                                          random.Random(1))
+    assert chained > 2 * plain
