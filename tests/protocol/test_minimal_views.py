@@ -31,11 +31,13 @@ from eights.protocol.views import (
     view_from_json,
     view_to_json,
 )
+from eights.vector.search import searched_variants
 
 #: a table each shipped policy model plays
 PLAYERS = {"crazy_eights": 2, "livery_eights": 2, "baby_eating_eights": 4,
            "jokers_of_death": 3, "crazier_eights": 2}
-AGENTS = ["random", "greedy", "heuristic", "policy", "ismcts:sims=15"]
+AGENTS = ["random", "greedy", "heuristic", "policy", "ismcts:sims=15",
+          "ismcts:sims=15,core=compiled,belief=voids"]
 
 
 def minimal(view_json: dict, view) -> dict:
@@ -74,6 +76,8 @@ def test_every_agent_answers_a_legal_move_on_minimal_views(variant: str, spec: s
                                                             caplog) -> None:
     if spec == "policy" and f"{variant}-{PLAYERS[variant]}p" not in shipped_models():
         pytest.skip(f"no policy model is shipped for {variant} at {PLAYERS[variant]} players")
+    if "core=compiled" in spec and variant not in searched_variants():
+        pytest.skip(f"{variant} has no compiled core to search on")
     session = BotSession(spec, seed=3)
     config = make_game(variant, seed=0, num_players=PLAYERS[variant]).config.to_dict()
     (ready,), _ = session.handle(m.encode(m.hello(variant, config)))
