@@ -55,6 +55,18 @@ def test_strength_against_tables_of_copies(capsys):
     assert "3 x heuristic" in capsys.readouterr().out
 
 
+def test_strength_against_one_opponent_only(capsys):
+    """--against seats each agent against copies of that spec alone: no row for the
+    opponent's own games against the others."""
+    assert load("strength").main(["--games", "6", "--agents", "random,greedy", "--players",
+                                  "3", "--variants", "crazy_eights", "--against",
+                                  "heuristic"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("2 x heuristic") == 2 and "2 x random" not in out
+    with pytest.raises(SystemExit):
+        load("strength").main(["--agents", "random", "--against", "heuristic"])
+
+
 def test_compare_runs_reads_two_runs_and_plots_them(tmp_path, capsys):
     import json
 
@@ -133,7 +145,7 @@ def test_belief_scores_a_perfect_read_above_uniform_dealing(capsys, monkeypatch)
     def truth(view, rng):
         copy = make_game("crazy_eights", seed=9)
         copy.restore(game.snapshot())
-        return copy
+        return copy.state.hands
 
     perfect, uniform = belief.Score(), belief.Score()
     belief.score_position(game, view, truth, 10, random.Random(1), perfect)
@@ -145,3 +157,13 @@ def test_belief_scores_a_perfect_read_above_uniform_dealing(capsys, monkeypatch)
     assert belief.main(["--variants", "livery_eights", "--games", "1", "--deals", "4"]) == 0
     out = capsys.readouterr().out
     assert "livery_eights" in out and "uniform" in out and "infer" in out
+
+
+def test_belief_measures_the_compiled_heuristic_chain():
+    """crazy_eights' methods include the compiled chain's deals, and they read the hands
+    better than uniform dealing does."""
+    belief = load("belief")
+    scores = belief.measure("crazy_eights", 2, 20, 4, 0)
+    compiled, uniform = scores["heuristic-compiled"], scores["uniform"]
+    assert compiled.positions == uniform.positions > 3 and not compiled.failures
+    assert compiled.mass_on_hand > uniform.mass_on_hand
