@@ -25,9 +25,11 @@ the evidence the Python determinizer reads from the seat's history once per
 decision (:func:`evidence_rows`, :func:`weight`, :func:`deal_weighted`: the
 same weights and the same rejection sampling as
 :meth:`~eights.engines.determinizers.base.Determinizer.deal_weighted`). An
-opponent-model belief (``belief=heuristic``), or ``deals=N`` with any belief,
-draws N deals of the other hands in Python before the search instead, and
-every iteration plays one of them with the stock shuffled anew.
+opponent-model belief (``belief=heuristic``) draws ``deals=N`` deals of the
+other hands (default :data:`DEFAULT_MODEL_DEALS`) by its Markov chain in
+compiled code before the search (:mod:`eights.vector.choices`), and
+``deals=N`` with another belief draws them in Python; every iteration then
+plays one of them with the stock shuffled anew.
 
 Baby-Eating Eights and Jokers of Death keep other records (ordered hands, 54
 card ids, several piles; their cores say ``DEALS_COMPILED = False``): there
