@@ -158,8 +158,9 @@ class ISMCTSAgent(Agent):
         self._tables: dict[str, Playout] = {}
         #: ``python`` (the engines) or ``compiled`` (:mod:`eights.vector.search`)
         self.core = core
-        #: with core=compiled and a belief: the deals it draws in Python per decision (None:
-        #: voids weighed in compiled code every iteration, 32 for an opponent model)
+        #: with core=compiled and a belief: the deals it draws per decision (None: voids
+        #: weighed in compiled code every iteration, 256 by an opponent model's compiled
+        #: chain, 32 whole positions where the core's deal is Python's)
         self.deals = deals
         #: table config -> its compiled search (made on first use)
         self._compiled: dict[object, object] = {}
