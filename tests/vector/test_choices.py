@@ -59,7 +59,7 @@ def test_the_compiled_weight_is_the_pythons(num_players):
     :func:`belief.choice_weight`'s number exactly, on true hands and on random deals."""
     model = PileHeuristicModel("crazy_eights")
     points, attack, slip = choices.model_constants(model.engine, model.slip)
-    compared, broken = 0, 0
+    compared, disagreed = 0, 0
     for view, dealer, history in _informative(num_players, 3, 900):
         rows, unfit, fitting = choices.history_arrays(history, CARDS)
         rng = random.Random(view.turn)
@@ -73,8 +73,8 @@ def test_the_compiled_weight_is_the_pythons(num_players):
                                            np.zeros_like(sizes), np.uint64(state))
             assert got == expected
             compared += 1
-            broken += expected < 1 - slip
-    assert compared > 100 and broken > 50
+            disagreed += expected <= slip  # some choice the heuristic would not have made
+    assert compared > 100 and 20 < disagreed < compared
 
 
 def test_model_deals_keep_every_hard_constraint_and_lean_on_the_model():
