@@ -39,6 +39,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from . import declared
 from .mt import randbelow, seed, shuffle
 
 # frame kinds: the decisions first, in the order of the observation's phase one-hot, then
@@ -1281,28 +1282,22 @@ def constants(engine: Any, config: Any) -> tuple[np.ndarray, np.ndarray]:
     return run, hints
 
 
-def _number_of(value: Any, config: Any) -> float:
-    """A declared scale or copy count: a number, or a function of the config."""
-    return float(value(config) if callable(value) else value)
-
-
 def _scales(engine: Any, config: Any) -> np.ndarray:
     """Each encoding's factor, read from the declared field of its feature as the encoder
     computes it (``1.0 / scale`` in float64; the card counts' factor in float32)."""
     from ..engines.encoding import CardCounts, CardList, Counts, PerSeat, Scaled
 
-    fields = {f.feature or f.name: f.encoding for f in engine.view_fields}
     expected = {"hand": CardList, "hand_sizes": PerSeat, "stock": Scaled,
                 "discards": CardCounts, "unseen": CardCounts, "played": PerSeat,
                 "known": PerSeat, "named": PerSeat, "drawn_since": PerSeat,
                 "run_length": Scaled, "run_number": Scaled}
-    wrong = [f for f, kind in expected.items() if not isinstance(fields.get(f), kind)]
+    fields, wrong = declared.encodings(engine, expected)
     if not wrong and not isinstance(fields["named"].each, Counts):
         wrong = ["named"]
-    sizes = _number_of(fields["hand_sizes"].each.scale, config) if not wrong else 0.0
-    copies = _number_of(fields["discards"].copies, config) if not wrong else 0.0
-    if wrong or sizes != _number_of(fields["stock"].scale, config) or any(
-            _number_of(c, config) != copies
+    sizes = declared.number(fields["hand_sizes"].each.scale, config) if not wrong else 0.0
+    copies = declared.number(fields["discards"].copies, config) if not wrong else 0.0
+    if wrong or sizes != declared.number(fields["stock"].scale, config) or any(
+            declared.number(c, config) != copies
             for c in (fields["unseen"].copies, fields["played"].each.copies,
                       fields["known"].each.copies, fields["hand"].copies)):
         raise ValueError(f"baby_eating_eights core: the features are not encoded as the "
@@ -1312,10 +1307,10 @@ def _scales(engine: Any, config: Any) -> np.ndarray:
     scales[S_HAND] = 1.0 / copies
     scales[S_SIZES] = 1.0 / sizes
     scales[S_COUNTS32] = np.float32(1.0 / copies)
-    scales[S_RUN_LENGTH] = 1.0 / _number_of(fields["run_length"].scale, config)
-    scales[S_RUN_NUMBER] = 1.0 / _number_of(fields["run_number"].scale, config)
+    scales[S_RUN_LENGTH] = 1.0 / declared.number(fields["run_length"].scale, config)
+    scales[S_RUN_NUMBER] = 1.0 / declared.number(fields["run_number"].scale, config)
     scales[S_NAMED] = 1.0 / fields["named"].each.scale
-    scales[S_DRAWN_SINCE] = 1.0 / _number_of(fields["drawn_since"].each.scale, config)
+    scales[S_DRAWN_SINCE] = 1.0 / declared.number(fields["drawn_since"].each.scale, config)
     return scales
 
 

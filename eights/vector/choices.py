@@ -31,7 +31,7 @@ import numpy as np
 
 from ..agents.heuristic import ATTACK_ANYTIME, ATTACK_NEAR_OUT, KEEP_WILD
 from ..cards import RANK, SUIT
-from .mt import splitmix_next
+from .mt import uniform
 
 #: a step's hand change (column ``KIND``): a card played (it was in the hand before), a
 #: card drawn (it was not), neither
@@ -76,12 +76,6 @@ def model_constants(engine: Any, slip: float) -> tuple[np.ndarray, np.ndarray, f
     for rank, value in engine.attack_ranks.items():
         attack[rank] = value
     return points, attack, float(slip)
-
-
-@numba.njit(cache=True)
-def _uniform(rng):
-    rng, x = splitmix_next(rng)
-    return (x >> np.uint64(10)) * (1.0 / 9007199254740992.0), rng
 
 
 @numba.njit(cache=True)
@@ -177,7 +171,7 @@ def choice_weight(rows, unfit, fitting, hands, sizes, observer, points, attack, 
                 fit = 0
                 for j in range(size):
                     fit += unfit[i, hand[j]] == 0
-                u, rng = _uniform(rng)
+                u, rng = uniform(rng)
                 if fit:
                     k = int(u * fit)
                     for j in range(size):
@@ -215,18 +209,18 @@ def _walk(rows, unfit, fitting, hands, sizes, fixed, stock, barred, observer, po
     if m == 0 or stock.shape[0] == 0:
         return weight, rng
     for _ in range(steps):
-        u, rng = _uniform(rng)
+        u, rng = uniform(rng)
         p = movable[int(u * m)]
-        u, rng = _uniform(rng)
+        u, rng = uniform(rng)
         i = fixed[p] + int(u * (sizes[p] - fixed[p]))
-        u, rng = _uniform(rng)
+        u, rng = uniform(rng)
         j = int(u * stock.shape[0])
         if barred[p, stock[j]]:
             continue
         hands[p, i], stock[j] = stock[j], hands[p, i]
         new, rng = choice_weight(rows, unfit, fitting, hands, sizes, observer, points, attack,
                                  slip, work, work_sizes, rng)
-        u, rng = _uniform(rng)
+        u, rng = uniform(rng)
         if new >= weight or u * weight < new:
             weight = new
         else:

@@ -33,6 +33,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from . import declared
 from .mt import randbelow, seed, shuffle
 
 TURN, ANSWER, FOLLOW, SUIT, KNOCK_FRAME, DIRECTION, PILE_HAND, END = range(8)
@@ -1198,33 +1199,27 @@ def constants(engine: Any, config: Any) -> tuple[np.ndarray, np.ndarray]:
     return points, hints
 
 
-def _number(value: Any, config: Any) -> float:
-    """A declared scale or copy count: a number, or a function of the config."""
-    return float(value(config) if callable(value) else value)
-
-
 def _scales(engine: Any, config: Any) -> np.ndarray:
     """Each encoding's factor, read from the declared field of its feature as the encoder
     computes it (``1.0 / scale`` in float64; the card counts' factor in float32)."""
     from ..engines.encoding import CardCounts, CardList, Counts, PerPile, PerSeat, Scaled
 
-    fields = {f.feature or f.name: f.encoding for f in engine.view_fields}
     expected = {"hand": CardList, "picked_up": CardList, "hand_sizes": PerSeat,
                 "stock": Scaled, "scores": PerSeat, "penalties": PerSeat,
                 "pile_cards": PerPile, "unseen": CardCounts, "played": PerSeat,
                 "known": PerSeat, "pending": PerPile, "aces": Scaled, "named": PerSeat,
                 "drawn_since": PerSeat}
-    wrong = [f for f, kind in expected.items() if not isinstance(fields.get(f), kind)]
+    fields, wrong = declared.encodings(engine, expected)
     if not wrong:
-        copies = _number(fields["unseen"].copies, config)
+        copies = declared.number(fields["unseen"].copies, config)
         same_copies = [fields["hand"].copies, fields["picked_up"].copies,
                        fields["pile_cards"].each.copies, fields["played"].each.copies,
                        fields["known"].each.copies]
-        total = _number(fields["stock"].scale, config)
-        score = _number(fields["scores"].each.scale, config)
-        if any(_number(c, config) != copies for c in same_copies) \
-                or _number(fields["hand_sizes"].each.scale, config) != total \
-                or _number(fields["penalties"].each.scale, config) != score \
+        total = declared.number(fields["stock"].scale, config)
+        score = declared.number(fields["scores"].each.scale, config)
+        if any(declared.number(c, config) != copies for c in same_copies) \
+                or declared.number(fields["hand_sizes"].each.scale, config) != total \
+                or declared.number(fields["penalties"].each.scale, config) != score \
                 or not isinstance(fields["named"].each, Counts):
             wrong = ["copies or scales"]
     if wrong:
@@ -1236,10 +1231,10 @@ def _scales(engine: Any, config: Any) -> np.ndarray:
     scales[S_TOTAL] = 1.0 / total
     scales[S_SCORE] = 1.0 / score
     scales[S_COUNTS32] = np.float32(1.0 / copies)
-    scales[S_PENDING] = 1.0 / _number(fields["pending"].each.scale, config)
-    scales[S_ACES] = 1.0 / _number(fields["aces"].scale, config)
+    scales[S_PENDING] = 1.0 / declared.number(fields["pending"].each.scale, config)
+    scales[S_ACES] = 1.0 / declared.number(fields["aces"].scale, config)
     scales[S_NAMED] = 1.0 / fields["named"].each.scale
-    scales[S_DRAWN] = 1.0 / _number(fields["drawn_since"].each.scale, config)
+    scales[S_DRAWN] = 1.0 / declared.number(fields["drawn_since"].each.scale, config)
     return scales
 
 

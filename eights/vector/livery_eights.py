@@ -33,6 +33,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from . import declared
 from .kernels import best_suit
 from .mt import randbelow, seed, shuffle
 from .records import fill_pile_record
@@ -694,37 +695,31 @@ def constants(engine: Any, config: Any) -> tuple[np.ndarray, np.ndarray]:
     return points, attack
 
 
-def _number(value: Any, config: Any) -> float:
-    """A declared scale or copy count: a number, or a function of the config."""
-    return float(value(config) if callable(value) else value)
-
-
 def _scales(engine: Any, config: Any) -> np.ndarray:
     """Each encoding's factor, read from the declared field of its feature as the encoder
     computes it (``1.0 / scale`` in float64; the card counts' factor in float32)."""
     from ..engines.encoding import CardCounts, CardList, PerSeat, Scaled
 
-    fields = {f.feature or f.name: f.encoding for f in engine.view_fields}
     expected = {"hand": CardList, "hand_sizes": PerSeat, "stock": Scaled, "scores": PerSeat,
                 "discards": CardCounts, "unseen": CardCounts, "played": PerSeat,
                 "pending": Scaled, "named": PerSeat, "drawn_since": PerSeat}
-    wrong = [f for f, kind in expected.items() if not isinstance(fields.get(f), kind)]
-    sizes = _number(fields["hand_sizes"].each.scale, config) if not wrong else 0.0
-    copies = _number(fields["discards"].copies, config) if not wrong else 0.0
-    if wrong or sizes != _number(fields["stock"].scale, config) or any(
-            _number(c, config) != copies
+    fields, wrong = declared.encodings(engine, expected)
+    sizes = declared.number(fields["hand_sizes"].each.scale, config) if not wrong else 0.0
+    copies = declared.number(fields["discards"].copies, config) if not wrong else 0.0
+    if wrong or sizes != declared.number(fields["stock"].scale, config) or any(
+            declared.number(c, config) != copies
             for c in (fields["unseen"].copies, fields["played"].each.copies)):
         raise ValueError(f"livery_eights core: the features are not encoded as the compiled "
                          f"core writes them (hand sizes and the stock scaled alike, every "
                          f"card count by the decks){f': {wrong}' if wrong else ''}")
     scales = np.zeros(7, np.float64)
-    scales[S_HAND] = 1.0 / _number(fields["hand"].copies, config)
+    scales[S_HAND] = 1.0 / declared.number(fields["hand"].copies, config)
     scales[S_SIZES] = 1.0 / sizes
-    scales[S_SCORES] = 1.0 / _number(fields["scores"].each.scale, config)
+    scales[S_SCORES] = 1.0 / declared.number(fields["scores"].each.scale, config)
     scales[S_COUNTS32] = np.float32(1.0 / copies)
-    scales[S_PENDING] = 1.0 / _number(fields["pending"].scale, config)
-    scales[S_NAMED] = 1.0 / _number(fields["named"].each.scale, config)
-    scales[S_DRAWN_SINCE] = 1.0 / _number(fields["drawn_since"].each.scale, config)
+    scales[S_PENDING] = 1.0 / declared.number(fields["pending"].scale, config)
+    scales[S_NAMED] = 1.0 / declared.number(fields["named"].each.scale, config)
+    scales[S_DRAWN_SINCE] = 1.0 / declared.number(fields["drawn_since"].each.scale, config)
     return scales
 
 

@@ -145,6 +145,14 @@ def splitmix_next(state):
     return state, z >> np.uint64(1)
 
 
+@numba.njit(cache=True)
+def uniform(state):
+    """A float in [0, 1) from SplitMix64 (53 bits of :func:`splitmix_next`'s output) and
+    the new state: the search's and the beliefs' own stream."""
+    state, x = splitmix_next(state)
+    return (x >> np.uint64(10)) * (1.0 / 9007199254740992.0), state
+
+
 def splitmix_next_py(state: int) -> tuple[int, int]:
     """:func:`splitmix_next` in Python: ``(the next state, a game seed below 2**63)``."""
     mask = (1 << 64) - 1

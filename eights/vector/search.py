@@ -61,7 +61,7 @@ from ..config import ConfigError
 from ..engines import engine_class
 from ..engines.determinizers.belief import CANDIDATES, NAMED_EPS, VOID_EPS, AtMost, NamedSuit
 from . import choices, cores
-from .mt import splitmix_next
+from .mt import uniform
 from .records import CARDS
 
 #: evidence row kinds (:func:`evidence_rows`)
@@ -78,15 +78,8 @@ K_KEY, K_CHILD, K_SIBLING, K_VISITS, K_AVAIL = range(5)
 
 
 @numba.njit(cache=True)
-def _uniform(rng):
-    """A float in [0, 1) and the new state."""
-    rng, x = splitmix_next(rng)
-    return (x >> np.uint64(10)) * (1.0 / 9007199254740992.0), rng
-
-
-@numba.njit(cache=True)
 def _below(rng, n):
-    u, rng = _uniform(rng)
+    u, rng = uniform(rng)
     k = int(u * n)
     return (k if k < n else n - 1), rng
 
@@ -121,11 +114,11 @@ def deal_weighted(template_bytes, t, t_bytes, prm, seat, voids, evidence, hidden
         rng = deal_uniform(template_bytes, t, t_bytes, prm, seat, voids, none, hidden, counts,
                            rng)
         w = weight(t[0], evidence)
-        u, rng = _uniform(rng)
+        u, rng = uniform(rng)
         if u < w:
             return rng
         total += w
-        u, rng = _uniform(rng)
+        u, rng = uniform(rng)
         if i == 0 or (w > 0.0 and u * total < w):
             kept = start
     deal_uniform(template_bytes, t, t_bytes, prm, seat, voids, none, hidden, counts, kept)

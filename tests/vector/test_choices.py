@@ -11,7 +11,7 @@ import eights
 from eights.agents import make_agent
 from eights.agents.heuristic import PileHeuristicModel
 from eights.engines.determinizers import belief
-from eights.vector import choices
+from eights.vector import choices, mt
 from eights.vector.records import CARDS
 
 
@@ -23,7 +23,7 @@ class _Stream:
         self.state = np.uint64(state)
 
     def random(self) -> float:
-        u, self.state = choices._uniform(self.state)
+        u, self.state = mt.uniform(self.state)
         self.state = np.uint64(self.state)
         return u
 
