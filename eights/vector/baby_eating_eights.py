@@ -40,6 +40,7 @@ import numba
 import numpy as np
 
 from . import declared
+from .kernels import best_suit
 from .mt import randbelow, seed, shuffle
 
 # frame kinds: the decisions first, in the order of the observation's phase one-hot, then
@@ -1110,22 +1111,6 @@ def mask(t, out):
 
 
 # ---------------------------------------------------------------- the heuristic
-@numba.njit(cache=True)
-def best_suit(t, seat):
-    """:func:`eights.agents.heuristic.best_suit` of ``seat``'s hand: the suit it holds most
-    of (8s and jokers aside), each card counting 100 + its rank; a tie to the first suit."""
-    base = seat * KINDS
-    best, best_key = 0, -1
-    for s in range(4):
-        key = 0
-        for r in range(13):
-            if r != EIGHT - 1:
-                key += t.hands[base + s * 13 + r] * (100 + r + 1)
-        if key > best_key:
-            best, best_key = s, key
-    return best
-
-
 @numba.njit(cache=True)
 def _play_score(t, prm, hints, seat, c):
     """:meth:`BabyEatingHeuristic._score`: hold the wild cards, play from the long suit,

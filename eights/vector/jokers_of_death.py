@@ -34,6 +34,7 @@ import numba
 import numpy as np
 
 from . import declared
+from .kernels import best_suit
 from .mt import randbelow, seed, shuffle
 
 TURN, ANSWER, FOLLOW, SUIT, KNOCK_FRAME, DIRECTION, PILE_HAND, END = range(8)
@@ -1071,23 +1072,6 @@ def mask(t, out):
 
 
 # ---------------------------------------------------------------- the heuristic
-@numba.njit(cache=True)
-def best_suit(t, seat):
-    """:func:`eights.agents.heuristic.best_suit` of ``seat``'s hand: the suit it holds most
-    of (8s and Jokers aside), a tie to the suit of higher cards (each card counts 100 + its
-    rank), and a tie of those to the first suit."""
-    base = seat * KINDS
-    best, best_key = 0, -1
-    for s in range(4):
-        key = 0
-        for r in range(13):
-            if r != EIGHT - 1:
-                key += t.hands[base + s * 13 + r] * (100 + r + 1)
-        if key > best_key:
-            best, best_key = s, key
-    return best
-
-
 @numba.njit(cache=True)
 def _play_score(t, prm, rules, hints, seat, a, per_pile):
     """:meth:`JokersOfDeathHeuristic._score`: the most constrained pile first, 8s kept for

@@ -6,8 +6,6 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .records import CARDS
-
 
 @numba.njit(cache=True)
 def sample_legal(masks, uniforms, out):
@@ -42,8 +40,9 @@ def best_suit(t, seat):
     """:func:`eights.agents.heuristic.best_suit` of ``seat``'s hand: the suit it holds most
     of (8s aside), a tie to the suit of higher cards (each card counts 100 + its rank), and
     a tie of those to the first suit; any core's record with ``hands`` (copies per seat and
-    card id of the standard deck)."""
-    base = seat * CARDS
+    card id, the standard deck's ids first: jokers' ids after them are in no suit) and
+    ``hand_len`` (one entry per seat), which give the stride between two seats' counts."""
+    base = seat * (t.hands.shape[0] // t.hand_len.shape[0])
     best, best_key = 0, -1
     for s in range(4):
         key = 0
