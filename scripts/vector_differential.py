@@ -40,6 +40,29 @@ from eights.vector import CompiledTables, PythonTables
 #: the variant compared when none is named
 DEFAULT_VARIANT = "crazy_eights"
 
+def house_card_set() -> str:
+    """Our Crazier Eights card set with two cards changed to reach what ours does not: Moat
+    makes its holder draw one card more whoever causes it (a positive change, any cause),
+    and Doom makes a chosen opponent with three cards or fewer lose, then its player draws
+    (a step after a lose, a hand test of the chosen player at most)."""
+    from importlib import resources
+
+    text = resources.files("eights.data").joinpath("crazier_eights.toml").read_text("utf-8")
+    changes = (
+        ('substitute = [{ on = "draw", cause = "opponent", change = -1 }]',
+         'substitute = [{ on = "draw", cause = "any", change = 1 }]'),
+        ('{ do = "if", test = { hand_at_least = 12, who = "chosen" }, then = [{ do = "lose", '
+         'who = "chosen" }] }]',
+         '{ do = "if", test = { hand_at_most = 3, who = "chosen" }, then = [{ do = "lose", '
+         'who = "chosen" }, { do = "draw", who = "you", count = 1 }] }]'),
+    )
+    for old, new in changes:
+        if old not in text:
+            raise ValueError(f"house_card_set: our card set no longer has {old!r}")
+        text = text.replace(old, new, 1)
+    return text.replace('name = "', 'name = "House ', 1)
+
+
 #: per variant, the option configs compared: the defaults, then the corners of the rules
 #: each one reaches
 CONFIGS: dict[str, dict[str, dict[str, Any]]] = {
@@ -157,6 +180,25 @@ CONFIGS: dict[str, dict[str, dict[str, Any]]] = {
         "max_turns_10": {"max_turns": 10},
         "max_turns_1": {"hand_size": 1, "max_turns": 1},
     },
+    "crazier_eights": {
+        "default": {},
+        "3p": {"num_players": 3},
+        "4p": {"num_players": 4},
+        # two decks from five players on: two copies of every card, in hands and in play
+        "5p": {"num_players": 5},
+        "8p": {"num_players": 8},
+        "2p_2decks": {"num_decks": 2},
+        "teams_4p": {"num_players": 4, "teams": 2},
+        "teams_6p_3": {"num_players": 6, "teams": 3},
+        "match_score_3p": {"num_players": 3, "games": 3, "reward": "score"},
+        # a 9-card draw pile: reshuffles, looks past its end, impossible draws
+        "2p_12cards_1deck": {"hand_size": 12, "num_decks": 1},
+        "hand_size_1": {"hand_size": 1},
+        "max_turns_10": {"max_turns": 10},
+        "max_turns_1": {"hand_size": 1, "max_turns": 1},
+        # a card file of the user's: the cards are data for the compiled core too
+        "house_card_set_3p": {"num_players": 3, "card_set": house_card_set()},
+    },
 }
 
 #: per variant, the events counted as the rule corners its games reached (name -> kind)
@@ -174,6 +216,13 @@ CORNER_EVENTS: dict[str, dict[str, str]] = {
                         "pile_penalties": "pile_penalty", "suits": "suit",
                         "jokers_under": "starter_to_bottom", "outs": "out",
                         "ties": "tie"},
+    "crazier_eights": {"reshuffles": "reshuffle", "impossible": "impossible",
+                       "triggers": "trigger", "extra": "extra", "chosen": "chosen",
+                       "colours": "colour", "destroyed": "destroy", "restored": "restore",
+                       "looks": "look", "reveals": "reveal", "bottoms": "bottom",
+                       "found": "put_in_play", "fewer": "fewer", "trades": "take",
+                       "gives": "give", "sees": "sees", "saved": "saved",
+                       "losses": "loses", "outs": "out", "named": "named"},
     "baby_eating_eights": {"reshuffles": "reshuffle", "passes": "pass", "skips": "skip",
                            "reverses": "reverse", "cancelled": "cancelled",
                            "locked": "locked", "fives": "five", "swaps": "swap",
@@ -328,6 +377,13 @@ def compare(options: dict[str, Any], games: int, *, variant: str = DEFAULT_VARIA
     return result
 
 
+def shown(options: dict[str, Any]) -> str:
+    """The options as printed: a long value (a card set's text) by its length only."""
+    return "{" + ", ".join(f"{k!r}: " + (f"<{len(v)} characters>" if isinstance(v, str)
+                                         and len(v) > 60 else repr(v))
+                           for k, v in options.items()) + "}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", choices=list(CONFIGS), default=DEFAULT_VARIANT,
@@ -350,7 +406,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     total = Result()
     for name in names:
         options = configs[name]
-        print(f"{args.variant} {name} {options}: {args.games} games on {args.tables} tables",
+        print(f"{args.variant} {name} {shown(options)}: {args.games} games on {args.tables} "
+              f"tables",
               flush=True)
         start = time.process_time()
 

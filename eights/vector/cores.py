@@ -47,7 +47,8 @@ from ..config import ConfigError
 COMPILED = {"crazy_eights": "eights.vector.crazy_eights",
             "livery_eights": "eights.vector.livery_eights",
             "jokers_of_death": "eights.vector.jokers_of_death",
-            "baby_eating_eights": "eights.vector.baby_eating_eights"}
+            "baby_eating_eights": "eights.vector.baby_eating_eights",
+            "crazier_eights": "eights.vector.crazier_eights"}
 
 
 class NotCompiled(ConfigError):

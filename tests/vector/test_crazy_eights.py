@@ -109,7 +109,6 @@ def test_an_ended_table_refuses_every_action():
     (("crazy_eights", 2.0), {}, "num_envs=2.0"),
     (("crazy_eights", True), {}, "num_envs=True"),
     (("no_such_eights", 4), {}, "unknown variant 'no_such_eights'"),
-    (("crazier_eights", 4), {"backend": "compiled"}, "'crazier_eights' has no compiled core"),
     (("crazy_eights", 4), {"backend": "compiled", "version": 1}, "not v1"),
     (("crazy_eights", 4), {"backend": "compiled", "num_players": 9}, "num_players"),
 ])
@@ -119,7 +118,13 @@ def test_make_tables_refuses(args, kwargs, words):
     assert words in str(caught.value)
 
 
+def test_compiled_tables_refuse_a_variant_with_no_core():
+    with pytest.raises(ConfigError, match="'no_such_eights' has no compiled core"):
+        CompiledTables("no_such_eights", 2)
+
+
 def test_auto_takes_the_compiled_core_where_there_is_one():
     assert isinstance(make_tables("crazy_eights", 2), CompiledTables)
-    assert isinstance(make_tables("crazier_eights", 2), PythonTables)
+    assert isinstance(make_tables("crazier_eights", 2), CompiledTables)
+    assert isinstance(make_tables("crazier_eights", 2, version=1), PythonTables)
     assert isinstance(make_tables("crazy_eights", 2, "python"), PythonTables)
