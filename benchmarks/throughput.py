@@ -51,7 +51,14 @@ TARGETS = {
     "crazier_aec_2p_vs_rlcard_uno": 0.4,
     "vector_decisions_per_s": 1_000_000.0,
     "vector_vs_aec_v2": 20.0,
+    # every other variant's compiled core against its own AEC loop
+    **{f"{short}_vector_vs_aec": 10.0 for short in ("livery", "baby", "jokers", "crazier")},
 }
+#: per other variant: its vector row and its AEC row (the ``*_vector_vs_aec`` checks)
+VECTOR_PAIRS = {"livery": ("livery_vector_2p", "livery_aec_2p"),
+                "baby": ("baby_vector_4p", "baby_aec_4p"),
+                "jokers": ("jokers_vector_3p", "jokers_aec_3p"),
+                "crazier": ("crazier_vector_2p", "crazier_aec_2p")}
 
 # A play function plays one game from a seed and returns
 # (decisions, {counter: count}); a Row sums the counters over the timed games.
@@ -370,6 +377,8 @@ MEASUREMENTS: dict[str, tuple[str, str, Callable[..., Row], dict[str, Any]]] = {
                        row_vector, {"variant": "baby_eating_eights", "num_players": 4}),
     "jokers_vector_3p": (f"eights.vector jokers_of_death, {VECTOR_TABLES} tables", "3",
                          row_vector, {"variant": "jokers_of_death", "num_players": 3}),
+    "crazier_vector_2p": (f"eights.vector crazier_eights, {VECTOR_TABLES} tables", "2",
+                          row_vector, {"variant": "crazier_eights"}),
     "vector_learner_2p": (f"eights.vector.make vs heuristic, {VECTOR_TABLES} tables", "2",
                           row_vector_learner, {}),
     "openspiel_2p": ("OpenSpiel crazy_eights + obs tensor", "2", row_openspiel, {}),
@@ -421,6 +430,9 @@ def ratios(results: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         "vector_decisions_per_s": rate("vector_2p"),
         "vector_vs_aec_v2": (rate("vector_2p") / rate("aec_2p_v2")
                              if rate("vector_2p") and rate("aec_2p_v2") else None),
+        **{f"{short}_vector_vs_aec": (rate(vector) / rate(aec)
+                                      if rate(vector) and rate(aec) else None)
+           for short, (vector, aec) in VECTOR_PAIRS.items()},
     }
     out = {}
     for name, value in values.items():
@@ -518,6 +530,9 @@ def report(results: dict[str, dict[str, Any]], checks: dict[str, dict[str, Any]]
         "vector_decisions_per_s": (f"eights.vector crazy_eights (2p, {VECTOR_TABLES} tables), "
                                    f"decisions/s", 0),
         "vector_vs_aec_v2": ("eights.vector / our AEC crazy_eights_v2 loop (2p)", 2),
+        **{f"{short}_vector_vs_aec": (
+            f"eights.vector / our AEC loop, {MEASUREMENTS[vector][0].split()[1].rstrip(',')} "
+            f"({MEASUREMENTS[vector][1]}p)", 2) for short, (vector, _) in VECTOR_PAIRS.items()},
     }
     for name, check in checks.items():
         label, digits = labels[name]

@@ -31,8 +31,9 @@ compiled code before the search (:mod:`eights.vector.choices`), and
 ``deals=N`` with another belief draws them in Python; every iteration then
 plays one of them with the stock shuffled anew.
 
-Baby-Eating Eights and Jokers of Death keep other records (ordered hands, 54
-card ids, several piles; their cores say ``DEALS_COMPILED = False``): there
+Baby-Eating Eights, Jokers of Death and Crazier Eights keep other records
+(ordered hands, 54 card ids, several piles, ordered zones and an agenda of
+abilities; their cores say ``DEALS_COMPILED = False``): there
 every deal is the Python determinizer's (:meth:`Engine.determinize
 <eights.engines.base.Engine.determinize>` with the belief, ``deals=N`` of
 them, default :data:`DEFAULT_DEALS`, drawn once a decision and written by the
@@ -475,8 +476,8 @@ def deals_compiled(core: Any) -> bool:
     """Whether the search deals ``core``'s hidden cards in compiled code: a core that keeps
     the 52-card pile games' record (:func:`deal_uniform` deals its ``hands`` and
     ``stock``), unless it says ``DEALS_COMPILED = False`` (Baby-Eating Eights' ordered
-    hands, Jokers of Death's 54 card ids), where the Python determinizer deals whole
-    positions instead (:func:`deal_position`)."""
+    hands, Jokers of Death's 54 card ids, Crazier Eights' zones and abilities), where
+    the Python determinizer deals whole positions instead (:func:`deal_position`)."""
     return bool(getattr(core, "DEALS_COMPILED", True))
 
 
