@@ -4,6 +4,8 @@ The same network and hyperparameters as ``eights train``'s defaults (32 envs of
 64 steps, batches of 512, 4 epochs, a 256x256 MLP, one thread), against the
 same opponent (the heuristic at every other seat), on two vector envs:
 
+* ``dummy``: SB3's ``DummyVecEnv`` over the same envs, one opponent forward at a time
+  (the trainer's default before ``batched``);
 * ``batched``: ``eights train``'s default (:class:`~eights.training.batched.
   BatchedOpponentsVecEnv` over :class:`~eights.training.SingleAgentEnv`, the
   Python engine and encoder);
@@ -14,7 +16,7 @@ same opponent (the heuristic at every other seat), on two vector envs:
 Runs alternate for ``--repeats`` rounds so a busier spell of a shared machine
 slows both alike; each line is one run's ``model.learn`` (the PPO updates
 included), and the summary is each kind's learner decisions per CPU-second and
-the ratio to ``batched``::
+its ratios to the others::
 
     .venv/bin/python benchmarks/vector_training.py
     .venv/bin/python benchmarks/vector_training.py --timesteps 20000 --repeats 1
@@ -28,7 +30,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-KINDS = ("batched", "vector")
+#: the envs compared: ``dummy`` (the trainer's default when #29 was filed: its 659 us a
+#: decision), ``batched`` (the default since), ``vector``
+KINDS = ("dummy", "batched", "vector")
 
 
 def vec_env(kind: str, variant: str, players: int, n_envs: int, seed: int) -> Any:
@@ -40,12 +44,15 @@ def vec_env(kind: str, variant: str, players: int, n_envs: int, seed: int) -> An
         from eights.vector.adapters import sb3_vec_env
 
         return sb3_vec_env(make(variant, n_envs, "heuristic", num_players=players, seed=seed))
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
     from eights.training.batched import BatchedOpponentsVecEnv
     from eights.training.trainer import TrainSettings, make_env_fns
 
     settings = TrainSettings(variant=variant, num_players=players, seed=seed, n_envs=n_envs)
     settings.check()
-    return VecMonitor(BatchedOpponentsVecEnv(make_env_fns(settings, "heuristic")))
+    wrapper = DummyVecEnv if kind == "dummy" else BatchedOpponentsVecEnv
+    return VecMonitor(wrapper(make_env_fns(settings, "heuristic")))
 
 
 def run(kind: str, variant: str, players: int, timesteps: int, seed: int) -> tuple[int, float]:
@@ -79,21 +86,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--timesteps", type=int, default=40_000, help="per run")
     parser.add_argument("--repeats", type=int, default=2, help="rounds of one run per kind")
+    parser.add_argument("--kinds", default=",".join(KINDS),
+                        help=f"envs compared, comma-separated (of {', '.join(KINDS)}; "
+                             f"batched is the ratios' base and always runs)")
     args = parser.parse_args(argv)
-    totals = {kind: [0, 0.0] for kind in KINDS}
+    kinds = [k for k in KINDS if k in args.kinds.split(",") or k == "batched"]
+    unknown = sorted(set(args.kinds.split(",")) - set(KINDS))
+    if unknown:
+        parser.error(f"--kinds: {', '.join(unknown)} is not an env here; envs: "
+                     f"{', '.join(KINDS)}")
+    totals = {kind: [0, 0.0] for kind in kinds}
     for round_ in range(args.repeats):
-        for kind in KINDS:
+        for kind in kinds:
             steps, seconds = run(kind, args.variant, args.players, args.timesteps, round_)
             totals[kind][0] += steps
             totals[kind][1] += seconds
             print(f"round {round_ + 1}, {kind}: {steps:,} learner decisions in {seconds:.1f} "
                   f"CPU s ({steps / seconds:,.0f}/s, {1e6 * seconds / steps:.0f} us each)",
                   flush=True)
-    base = totals["batched"][0] / totals["batched"][1]
-    for kind, (steps, seconds) in totals.items():
-        rate = steps / seconds
-        print(f"{kind}: {rate:,.0f} learner decisions per CPU-second "
-              f"({rate / base:.2f}x batched)")
+    rates = {kind: steps / seconds for kind, (steps, seconds) in totals.items()}
+    for kind, rate in rates.items():
+        against = "".join(f", {rate / rates[other]:.2f}x {other}" for other in rates
+                          if other != kind and other != "vector")
+        print(f"{kind}: {rate:,.0f} learner decisions per CPU-second{against}")
     return 0
 
 

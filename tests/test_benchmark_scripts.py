@@ -104,6 +104,18 @@ def test_training_speed_compares_vector_envs(capsys):
     assert "dummy" in out and "batched" in out and "per CPU-second" in out
 
 
+@pytest.mark.xdist_group("core-crazy_eights")
+def test_vector_training_compares_the_envs_in_turns(capsys):
+    script = load("vector_training")
+    assert script.main(["--timesteps", "256", "--repeats", "1", "--kinds", "dummy,vector"]) == 0
+    out = capsys.readouterr().out
+    for kind in ("dummy", "batched", "vector"):
+        assert f"round 1, {kind}: 2,048 learner decisions" in out
+    assert "vector: " in out and "x dummy, " in out and "x batched" in out
+    with pytest.raises(SystemExit):
+        script.main(["--kinds", "subproc"])
+
+
 def test_rating_order_rates_the_same_games_in_several_orders(capsys):
     assert load("rating_order").main(["--games", "6", "--shuffles", "3",
                                       "--agents", "random,heuristic"]) == 0
