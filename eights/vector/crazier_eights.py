@@ -91,8 +91,8 @@ FOUND_TYPE, FOUND_COLOUR, HAND_AT_LEAST, HAND_AT_MOST = range(4)
 MAX_STEPS = 64
 
 # the card table's columns (one row per card id)
-(R_RANK, R_BITS, R_COLOUR, R_ASSET, R_SAVES, R_CHANGE_OPPONENT, R_CHANGE_ANY, R_NEED_RESTORE,
- R_NEED_DESTROY) = range(9)
+(R_RANK, R_BITS, R_ASSET, R_SAVES, R_CHANGE_OPPONENT, R_CHANGE_ANY, R_NEED_RESTORE,
+ R_NEED_DESTROY) = range(8)
 R_NEED_DESTROY_COLUMNS = 3  # one per CARD_AMONG
 R_LENGTH = R_NEED_DESTROY + R_NEED_DESTROY_COLUMNS  # four program lengths, one per trigger
 R_PROGRAM = R_LENGTH + 4
@@ -1820,7 +1820,6 @@ def card_table(cards: Any) -> np.ndarray:
         row = table[c]
         row[R_RANK] = cardset.rank[c]
         row[R_BITS] = sum(1 << k for k in cardset.colours_of[c])
-        row[R_COLOUR] = cardset.colour[c]
         row[R_ASSET] = int(cards.is_asset[c])
         row[R_SAVES] = int(cards.saves[c])
         for cause, change in cards.draw_change[c]:
