@@ -40,7 +40,7 @@ import numba
 import numpy as np
 
 from . import declared
-from .kernels import best_suit
+from .kernels import best_suit, count32, scaled
 from .mt import randbelow, seed, shuffle
 
 # frame kinds: the decisions first, in the order of the observation's phase one-hot, then
@@ -943,20 +943,6 @@ def returns(t, prm, out):
 
 
 # ---------------------------------------------------------------- the observation
-@numba.njit(cache=True, inline="always")
-def _scaled(x, inv):
-    y = x * inv
-    return y if y < 1.0 else 1.0
-
-
-@numba.njit(cache=True, inline="always")
-def _count32(m, inv32):
-    """A card count as the encoder's byte-lane tables write it: float32 arithmetic."""
-    y = np.float32(m) * inv32
-    one = np.float32(1.0)
-    return y if y < one else one
-
-
 @numba.njit(cache=True)
 def _observe_agenda(t, prm, offs, seat, out):
     """What the agenda shows: the phase (the topmost decision), the pending effect's card
@@ -1020,9 +1006,9 @@ def _observe_table(t, prm, offs, scales, seat, out):
         out[offs[O_GUARANTEE_SPENT]] = 1.0
     _observe_agenda(t, prm, offs, seat, out)
     if t.run_length:
-        out[offs[O_RUN_LENGTH]] = _scaled(t.run_length, scales[S_RUN_LENGTH])
+        out[offs[O_RUN_LENGTH]] = scaled(t.run_length, scales[S_RUN_LENGTH])
     if t.run_number:
-        out[offs[O_RUN_NUMBER]] = _scaled(t.run_number, scales[S_RUN_NUMBER])
+        out[offs[O_RUN_NUMBER]] = scaled(t.run_number, scales[S_RUN_NUMBER])
     mine = prm[P_TEAM + seat]
     for k in range(1, n):
         if prm[P_TEAM + (seat + k) % n] == mine:
@@ -1035,9 +1021,9 @@ def _observe_table(t, prm, offs, scales, seat, out):
     for k in range(1, n):
         q = (seat + k) % n
         if t.hand_len[q]:
-            out[offs[O_HAND_SIZES] + k - 1] = _scaled(t.hand_len[q], inv_sizes)
+            out[offs[O_HAND_SIZES] + k - 1] = scaled(t.hand_len[q], inv_sizes)
     if t.stock_len:
-        out[offs[O_STOCK]] = _scaled(t.stock_len, inv_sizes)
+        out[offs[O_STOCK]] = scaled(t.stock_len, inv_sizes)
     for k in range(1, n):
         q = (seat + k) % n
         s = t.drew_suit[q]
@@ -1059,13 +1045,13 @@ def _observe_cards(t, prm, offs, scales, seat, out):
     for c in range(KINDS):
         on_pile = t.pile_counts[c]
         if on_pile:
-            out[discards + c] = _count32(on_pile, inv32)
+            out[discards + c] = count32(on_pile, inv32)
         rest = prm[P_DECK + c] - on_pile - t.hands[base + c]
         for q in range(n):
             if q != seat:
                 rest -= t.known[_known_at(prm, seat, q, c)]
         if rest > 0:
-            out[unseen + c] = _count32(rest, inv32)
+            out[unseen + c] = count32(rest, inv32)
     for k in range(1, n):
         q = (seat + k) % n
         played, known = offs[O_PLAYED] + KINDS * (k - 1), offs[O_KNOWN] + KINDS * (k - 1)
@@ -1073,10 +1059,10 @@ def _observe_cards(t, prm, offs, scales, seat, out):
         for c in range(KINDS):
             m = t.played[qbase + c]
             if m:
-                out[played + c] = _count32(m, inv32)
+                out[played + c] = count32(m, inv32)
             m = t.known[kbase + c]
             if m:
-                out[known + c] = _count32(m, inv32)
+                out[known + c] = count32(m, inv32)
 
 
 @numba.njit(cache=True)
@@ -1088,9 +1074,9 @@ def _observe_memory(t, prm, offs, scales, seat, out):
         for s in range(4):
             m = t.named[q * 4 + s]
             if m:
-                out[offs[O_NAMED] + 4 * (k - 1) + s] = _scaled(m, scales[S_NAMED])
+                out[offs[O_NAMED] + 4 * (k - 1) + s] = scaled(m, scales[S_NAMED])
         if t.drawn_since[q]:
-            out[offs[O_DRAWN_SINCE] + k - 1] = _scaled(t.drawn_since[q], scales[S_DRAWN_SINCE])
+            out[offs[O_DRAWN_SINCE] + k - 1] = scaled(t.drawn_since[q], scales[S_DRAWN_SINCE])
 
 
 @numba.njit(cache=True)

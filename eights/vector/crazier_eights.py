@@ -50,7 +50,12 @@ import numpy as np
 
 from . import declared
 from .cores import NotCompiled
-from .kernels import best_suit  # noqa: F401 (the cores' contract: the search's playouts)
+from .kernels import (
+    best_suit,  # noqa: F401 (the cores' contract: the search's playouts)
+    count32,
+    scaled,
+    score_returns,
+)
 from .mt import randbelow, seed, shuffle
 
 # frame kinds: the decisions in the order of the observation's phase one-hot, then the effects
@@ -1409,38 +1414,10 @@ def returns(t, prm, out):
     """Each seat's reward at the end: +1 winners, -1 the others (or, with the score reward,
     minus each total's distance from the table's mean / 100: fewer points is better); 0
     for all when not over or truncated."""
-    n = prm[P_PLAYERS]
-    for p in range(n):
-        out[p] = 0.0
-    if not t.terminated:
-        return
-    if prm[P_SCORE_REWARD]:
-        mean = 0.0
-        for p in range(n):
-            mean += t.scores[p]
-        mean /= n
-        for p in range(n):
-            out[p] = -1.0 * (t.scores[p] - mean) / 100.0
-    else:
-        for p in range(n):
-            out[p] = 1.0 if t.winners[p] else -1.0
+    score_returns(t, prm[P_PLAYERS], prm[P_SCORE_REWARD], -1.0, out)
 
 
 # ---------------------------------------------------------------- the observation
-@numba.njit(cache=True, inline="always")
-def _scaled(x, inv):
-    y = x * inv
-    return y if y < 1.0 else 1.0
-
-
-@numba.njit(cache=True, inline="always")
-def _count32(m, inv32):
-    """A card count as the encoder's byte-lane tables write it: float32 arithmetic."""
-    y = np.float32(m) * inv32
-    one = np.float32(1.0)
-    return y if y < one else one
-
-
 @numba.njit(cache=True)
 def _add_card(out, at, inv):
     """One more copy of a card in a card list's features (float32 sums, as the encoder's)."""
@@ -1492,7 +1469,7 @@ def _observe_cards(t, prm, offs, scales, seat, out):
     inv32 = np.float32(scales[S_COUNTS32])
     for c in range(CARDS):
         if t.pile_counts[c]:
-            out[offs[O_DISCARDS] + c] = _count32(t.pile_counts[c], inv32)
+            out[offs[O_DISCARDS] + c] = count32(t.pile_counts[c], inv32)
 
 
 @numba.njit(cache=True)
@@ -1520,24 +1497,24 @@ def _observe_table(t, prm, offs, scales, seat, out):
     for k in range(n):
         q = (seat + k) % n
         if t.discards[q]:
-            out[offs[O_DISCARDS_LEFT] + k] = _scaled(t.discards[q], scales[S_DISCARDS_LEFT])
+            out[offs[O_DISCARDS_LEFT] + k] = scaled(t.discards[q], scales[S_DISCARDS_LEFT])
         if t.played[q]:
             out[offs[O_PLAYED] + k] = 1.0
         if t.out[q]:
             out[offs[O_OUT] + k] = 1.0
         if t.scores[q]:
-            out[offs[O_SCORES] + k] = _scaled(t.scores[q], scales[S_SCORES])
+            out[offs[O_SCORES] + k] = scaled(t.scores[q], scales[S_SCORES])
         if k:
             if _team(prm, q) == mine:
                 out[offs[O_ALLIES] + k - 1] = 1.0
             if t.hand_len[q]:
-                out[offs[O_HAND_SIZES] + k - 1] = _scaled(t.hand_len[q], scales[S_SIZES])
+                out[offs[O_HAND_SIZES] + k - 1] = scaled(t.hand_len[q], scales[S_SIZES])
     if t.current >= 0:
         out[offs[O_TO_ACT] + (t.current - seat) % n] = 1.0
     if t.stock_len:
-        out[offs[O_STOCK]] = _scaled(t.stock_len, scales[S_TOTAL])
+        out[offs[O_STOCK]] = scaled(t.stock_len, scales[S_TOTAL])
     if t.pile_len:
-        out[offs[O_DISCARD_SIZE]] = _scaled(t.pile_len, scales[S_TOTAL])
+        out[offs[O_DISCARD_SIZE]] = scaled(t.pile_len, scales[S_TOTAL])
 
 
 @numba.njit(cache=True)
@@ -1562,20 +1539,20 @@ def _observe_memory(t, prm, offs, scales, seat, out):
         for c in range(CARDS):
             m = t.mem_played[played + c]
             if m:
-                out[offs[O_PLAYED_CARDS] + at * CARDS + c] = _count32(m, inv32)
+                out[offs[O_PLAYED_CARDS] + at * CARDS + c] = count32(m, inv32)
             m = t.mem_known[known + c]
             if m:
-                out[offs[O_KNOWN] + at * CARDS + c] = _count32(m, inv32)
+                out[offs[O_KNOWN] + at * CARDS + c] = count32(m, inv32)
                 unseen[c] -= m
         for s in range(4):
             m = t.mem_named[q * 4 + s]
             if m:
-                out[offs[O_NAMED_COLOURS] + at * 4 + s] = _scaled(m, scales[S_NAMED])
+                out[offs[O_NAMED_COLOURS] + at * 4 + s] = scaled(m, scales[S_NAMED])
         if t.mem_drawn[q]:
-            out[offs[O_DRAWN_SINCE] + at] = _scaled(t.mem_drawn[q], scales[S_DRAWN_SINCE])
+            out[offs[O_DRAWN_SINCE] + at] = scaled(t.mem_drawn[q], scales[S_DRAWN_SINCE])
     for c in range(CARDS):
         if unseen[c] > 0:
-            out[offs[O_UNSEEN] + c] = _count32(unseen[c], inv32)
+            out[offs[O_UNSEEN] + c] = count32(unseen[c], inv32)
 
 
 @numba.njit(cache=True)

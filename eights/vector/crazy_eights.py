@@ -28,7 +28,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from .kernels import best_suit
+from .kernels import best_suit, scaled, score_returns
 from .mt import randbelow, seed, shuffle
 from .records import fill_pile_record
 
@@ -402,30 +402,10 @@ def step(t, prm, points, a, buf):
 def returns(t, prm, out):
     """Each seat's reward at the end: +1 winners, -1 the others (or points about the table's
     mean / 100 with the score reward); 0 for all when not over or truncated."""
-    n = prm[P_PLAYERS]
-    for p in range(n):
-        out[p] = 0.0
-    if not t.terminated:
-        return
-    if prm[P_SCORE_REWARD]:
-        mean = 0.0
-        for p in range(n):
-            mean += t.scores[p]
-        mean /= n
-        for p in range(n):
-            out[p] = (t.scores[p] - mean) / 100.0
-    else:
-        for p in range(n):
-            out[p] = 1.0 if t.winners[p] else -1.0
+    score_returns(t, prm[P_PLAYERS], prm[P_SCORE_REWARD], 1.0, out)
 
 
 # ---------------------------------------------------------------- the observation
-@numba.njit(cache=True, inline="always")
-def _scaled(x, inv):
-    y = x * inv
-    return y if y < 1.0 else 1.0
-
-
 @numba.njit(cache=True)
 def observe(t, prm, offs, scales, seat, out):
     """Write ``seat``'s v2 observation into ``out`` (zeroed here), feature for feature as
@@ -463,9 +443,9 @@ def observe(t, prm, offs, scales, seat, out):
     for k in range(1, n):
         q = (seat + k) % n
         if hand_len[q]:
-            out[offs[O_HAND_SIZES] + k - 1] = _scaled(hand_len[q], inv_total)
+            out[offs[O_HAND_SIZES] + k - 1] = scaled(hand_len[q], inv_total)
     if t.stock_len:
-        out[offs[O_STOCK]] = _scaled(t.stock_len, inv_total)
+        out[offs[O_STOCK]] = scaled(t.stock_len, inv_total)
     decks = prm[P_DECKS]
     discards, unseen = offs[O_DISCARDS], offs[O_UNSEEN]
     for c in range(CARDS):
@@ -481,7 +461,7 @@ def observe(t, prm, offs, scales, seat, out):
     for k in range(n):
         x = scores[(seat + k) % n]
         if x:
-            out[offs[O_SCORES] + k] = _scaled(x, inv_target)
+            out[offs[O_SCORES] + k] = scaled(x, inv_target)
     drew_suit, drew_rank, named, drawn_since = t.drew_suit, t.drew_rank, t.named, t.drawn_since
     for k in range(1, n):
         q = (seat + k) % n
@@ -498,9 +478,9 @@ def observe(t, prm, offs, scales, seat, out):
                 y = np.float32(m) * inv32
                 out[at + c] = y if y < one else one
         for s in range(4):
-            out[offs[O_NAMED] + 4 * (k - 1) + s] = _scaled(named[q * 4 + s], 0.25)
+            out[offs[O_NAMED] + 4 * (k - 1) + s] = scaled(named[q * 4 + s], 0.25)
         if drawn_since[q]:
-            out[offs[O_DRAWN_SINCE] + k - 1] = _scaled(drawn_since[q], 0.1)
+            out[offs[O_DRAWN_SINCE] + k - 1] = scaled(drawn_since[q], 0.1)
 
 
 @numba.njit(cache=True)

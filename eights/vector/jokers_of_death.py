@@ -34,7 +34,7 @@ import numba
 import numpy as np
 
 from . import declared
-from .kernels import best_suit
+from .kernels import best_suit, count32, scaled, score_returns
 from .mt import randbelow, seed, shuffle
 
 TURN, ANSWER, FOLLOW, SUIT, KNOCK_FRAME, DIRECTION, PILE_HAND, END = range(8)
@@ -906,38 +906,10 @@ def returns(t, prm, out):
     """Each seat's reward at the end: +1 winners, -1 the others (or, with the score reward,
     minus each total's distance from the table's mean / 100: fewer points is better); 0
     for all when not over or truncated."""
-    n = prm[P_PLAYERS]
-    for p in range(n):
-        out[p] = 0.0
-    if not t.terminated:
-        return
-    if prm[P_SCORE_REWARD]:
-        mean = 0.0
-        for p in range(n):
-            mean += t.scores[p]
-        mean /= n
-        for p in range(n):
-            out[p] = -1.0 * (t.scores[p] - mean) / 100.0
-    else:
-        for p in range(n):
-            out[p] = 1.0 if t.winners[p] else -1.0
+    score_returns(t, prm[P_PLAYERS], prm[P_SCORE_REWARD], -1.0, out)
 
 
 # ---------------------------------------------------------------- the observation
-@numba.njit(cache=True)
-def _scaled(x, inv):
-    y = x * inv
-    return y if y < 1.0 else 1.0
-
-
-@numba.njit(cache=True)
-def _count32(m, inv32):
-    """A card count as the encoder's byte-lane tables write it: float32 arithmetic."""
-    y = np.float32(m) * inv32
-    one = np.float32(1.0)
-    return y if y < one else one
-
-
 @numba.njit(cache=True)
 def _card_list(counts, base, at, inv, out):
     """A :class:`CardList`: each copy adds ``inv`` to its card's feature (float32 sums)."""
@@ -956,7 +928,7 @@ def _card_counts(counts, base, at, inv32, out):
     for c in range(KINDS):
         m = counts[base + c]
         if m:
-            out[at + c] = _count32(m, inv32)
+            out[at + c] = count32(m, inv32)
 
 
 @numba.njit(cache=True)
@@ -976,7 +948,7 @@ def _observe_piles(t, prm, offs, scales, seat, out):
         if 0 <= t.suits[k] < 4:
             out[offs[O_SUITS] + 4 * k + t.suits[k]] = 1.0
         if t.pending[k]:
-            out[offs[O_PENDING] + k] = _scaled(t.pending[k], scales[S_PENDING])
+            out[offs[O_PENDING] + k] = scaled(t.pending[k], scales[S_PENDING])
         if t.owners[k] >= 0:
             out[offs[O_OWNERS] + n * k + (t.owners[k] - seat) % n] = 1.0
         if t.killed[k]:
@@ -1000,7 +972,7 @@ def _observe_seats(t, prm, offs, scales, seat, out):
         phase = t.agenda_kind[t.agenda_len - 1]
     out[offs[O_PHASE] + phase] = 1.0
     if t.aces:
-        out[offs[O_ACES]] = _scaled(t.aces, scales[S_ACES])
+        out[offs[O_ACES]] = scaled(t.aces, scales[S_ACES])
     if t.tens:
         out[offs[O_TENS]] = 1.0
     if t.direction == 1:
@@ -1008,17 +980,17 @@ def _observe_seats(t, prm, offs, scales, seat, out):
     if t.current >= 0:
         out[offs[O_TO_ACT] + (t.current - seat) % n] = 1.0
     if t.stock_len:
-        out[offs[O_STOCK]] = _scaled(t.stock_len, scales[S_TOTAL])
+        out[offs[O_STOCK]] = scaled(t.stock_len, scales[S_TOTAL])
     for k in range(n):
         q = (seat + k) % n
         if t.knocked[q] == 1:
             out[offs[O_KNOCKED] + k] = 1.0
         if t.penalties[q]:
-            out[offs[O_PENALTIES] + k] = _scaled(t.penalties[q], scales[S_SCORE])
+            out[offs[O_PENALTIES] + k] = scaled(t.penalties[q], scales[S_SCORE])
         if t.scores[q]:
-            out[offs[O_SCORES] + k] = _scaled(t.scores[q], scales[S_SCORE])
+            out[offs[O_SCORES] + k] = scaled(t.scores[q], scales[S_SCORE])
         if k and t.hand_len[q]:
-            out[offs[O_HAND_SIZES] + k - 1] = _scaled(t.hand_len[q], scales[S_TOTAL])
+            out[offs[O_HAND_SIZES] + k - 1] = scaled(t.hand_len[q], scales[S_TOTAL])
 
 
 @numba.njit(cache=True)
@@ -1033,9 +1005,9 @@ def _observe_memory(t, prm, offs, scales, seat, out):
         for s in range(4):
             m = t.named[q * 4 + s]
             if m:
-                out[offs[O_NAMED] + 4 * (k - 1) + s] = _scaled(m, scales[S_NAMED])
+                out[offs[O_NAMED] + 4 * (k - 1) + s] = scaled(m, scales[S_NAMED])
         if t.drawn_since[q]:
-            out[offs[O_DRAWN_SINCE] + k - 1] = _scaled(t.drawn_since[q], scales[S_DRAWN])
+            out[offs[O_DRAWN_SINCE] + k - 1] = scaled(t.drawn_since[q], scales[S_DRAWN])
         _card_counts(t.known, (seat * n + q) * KINDS, offs[O_KNOWN] + KINDS * (k - 1),
                      inv32, out)
     unseen = offs[O_UNSEEN]
@@ -1049,7 +1021,7 @@ def _observe_memory(t, prm, offs, scales, seat, out):
             if q != seat:
                 rest -= t.known[(seat * n + q) * KINDS + c]
         if rest > 0:
-            out[unseen + c] = _count32(rest, inv32)
+            out[unseen + c] = count32(rest, inv32)
 
 
 @numba.njit(cache=True)

@@ -1,5 +1,6 @@
 """Small compiled helpers shared by every core: choices over batches of masks, the suit a
-hand holds most."""
+hand holds most, the observation's scaled numbers and card counts, the pile games'
+end-of-game rewards."""
 
 from __future__ import annotations
 
@@ -52,3 +53,42 @@ def best_suit(t, seat):
         if key > best_key:
             best, best_key = s, key
     return best
+
+
+@numba.njit(cache=True, inline="always")
+def scaled(x, inv):
+    """A number as :class:`~eights.engines.encoding.Scaled` writes it: ``x * inv``, at most 1
+    (float64 arithmetic)."""
+    y = x * inv
+    return y if y < 1.0 else 1.0
+
+
+@numba.njit(cache=True, inline="always")
+def count32(m, inv32):
+    """A card count as the encoder's byte-lane tables write it (:class:`~eights.engines.
+    encoding.CardCounts`): float32 arithmetic, at most 1."""
+    y = np.float32(m) * inv32
+    one = np.float32(1.0)
+    return y if y < one else one
+
+
+@numba.njit(cache=True)
+def score_returns(t, n, score_reward, sign, out):
+    """Each seat's reward at the end, as the pile games' engines give it: +1 the winners, -1
+    the others; with ``score_reward``, ``sign`` times the seat's points less the table's
+    mean, / 100 (``sign`` -1 where fewer points are better); 0 for all when the game is not
+    over or was truncated. ``t`` holds ``terminated``, ``winners`` and ``scores``."""
+    for p in range(n):
+        out[p] = 0.0
+    if not t.terminated:
+        return
+    if score_reward:
+        mean = 0.0
+        for p in range(n):
+            mean += t.scores[p]
+        mean /= n
+        for p in range(n):
+            out[p] = sign * (t.scores[p] - mean) / 100.0
+    else:
+        for p in range(n):
+            out[p] = 1.0 if t.winners[p] else -1.0

@@ -34,7 +34,7 @@ import numba
 import numpy as np
 
 from . import declared
-from .kernels import best_suit
+from .kernels import best_suit, count32, scaled, score_returns
 from .mt import randbelow, seed, shuffle
 from .records import fill_pile_record
 
@@ -482,30 +482,10 @@ def returns(t, prm, out):
     """Each seat's reward at the end: +1 winners, -1 the others (or, with the score reward,
     minus each total's distance from the table's mean / 100: fewer points is better); 0
     for all when not over or truncated."""
-    n = prm[P_PLAYERS]
-    for p in range(n):
-        out[p] = 0.0
-    if not t.terminated:
-        return
-    if prm[P_SCORE_REWARD]:
-        mean = 0.0
-        for p in range(n):
-            mean += t.scores[p]
-        mean /= n
-        for p in range(n):
-            out[p] = -1.0 * (t.scores[p] - mean) / 100.0
-    else:
-        for p in range(n):
-            out[p] = 1.0 if t.winners[p] else -1.0
+    score_returns(t, prm[P_PLAYERS], prm[P_SCORE_REWARD], -1.0, out)
 
 
 # ---------------------------------------------------------------- the observation
-@numba.njit(cache=True, inline="always")
-def _scaled(x, inv):
-    y = x * inv
-    return y if y < 1.0 else 1.0
-
-
 @numba.njit(cache=True)
 def _observe_table(t, prm, offs, scales, seat, out):
     """The features of the table as it stands (the v1 part): hand, top, suit, phase, the
@@ -528,7 +508,7 @@ def _observe_table(t, prm, offs, scales, seat, out):
     frame, current = t.frame, t.current
     out[offs[O_PHASE] + (frame if frame >= 0 else TURN)] = 1.0
     if t.pending:
-        out[offs[O_PENDING]] = _scaled(t.pending, scales[S_PENDING])
+        out[offs[O_PENDING]] = scaled(t.pending, scales[S_PENDING])
     if frame == CHALLENGE:
         k = (t.frame_offender - seat) % n - 1
         if k >= 0:
@@ -541,13 +521,13 @@ def _observe_table(t, prm, offs, scales, seat, out):
     for k in range(1, n):
         q = (seat + k) % n
         if t.hand_len[q]:
-            out[offs[O_HAND_SIZES] + k - 1] = _scaled(t.hand_len[q], inv_sizes)
+            out[offs[O_HAND_SIZES] + k - 1] = scaled(t.hand_len[q], inv_sizes)
     if t.stock_len:
-        out[offs[O_STOCK]] = _scaled(t.stock_len, inv_sizes)
+        out[offs[O_STOCK]] = scaled(t.stock_len, inv_sizes)
     for k in range(n):
         x = t.scores[(seat + k) % n]
         if x:
-            out[offs[O_SCORES] + k] = _scaled(x, scales[S_SCORES])
+            out[offs[O_SCORES] + k] = scaled(x, scales[S_SCORES])
     for k in range(1, n):
         q = (seat + k) % n
         s = t.drew_suit[q]
@@ -556,14 +536,6 @@ def _observe_table(t, prm, offs, scales, seat, out):
         r = t.drew_rank[q]
         if 1 <= r < 14:
             out[offs[O_DREW_RANK] + 13 * (k - 1) + r - 1] = 1.0
-
-
-@numba.njit(cache=True, inline="always")
-def _count32(m, inv32):
-    """A card count as the encoder's byte-lane tables write it: float32 arithmetic."""
-    y = np.float32(m) * inv32
-    one = np.float32(1.0)
-    return y if y < one else one
 
 
 @numba.njit(cache=True)
@@ -576,16 +548,16 @@ def _observe_cards(t, prm, offs, scales, seat, out):
     for c in range(CARDS):
         on_pile = t.pile_counts[c]
         if on_pile:
-            out[discards + c] = _count32(on_pile, inv32)
+            out[discards + c] = count32(on_pile, inv32)
         rest = decks - on_pile - t.hands[base + c]
         if rest > 0:
-            out[unseen + c] = _count32(rest, inv32)
+            out[unseen + c] = count32(rest, inv32)
     for k in range(1, n):
         at, qbase = offs[O_PLAYED] + CARDS * (k - 1), ((seat + k) % n) * CARDS
         for c in range(CARDS):
             m = t.played[qbase + c]
             if m:
-                out[at + c] = _count32(m, inv32)
+                out[at + c] = count32(m, inv32)
 
 
 @numba.njit(cache=True)
@@ -595,9 +567,9 @@ def _observe_memory(t, prm, offs, scales, seat, out):
     for k in range(1, n):
         q = (seat + k) % n
         for s in range(4):
-            out[offs[O_NAMED] + 4 * (k - 1) + s] = _scaled(t.named[q * 4 + s], scales[S_NAMED])
+            out[offs[O_NAMED] + 4 * (k - 1) + s] = scaled(t.named[q * 4 + s], scales[S_NAMED])
         if t.drawn_since[q]:
-            out[offs[O_DRAWN_SINCE] + k - 1] = _scaled(t.drawn_since[q], scales[S_DRAWN_SINCE])
+            out[offs[O_DRAWN_SINCE] + k - 1] = scaled(t.drawn_since[q], scales[S_DRAWN_SINCE])
 
 
 @numba.njit(cache=True)
