@@ -10,8 +10,6 @@ ended tables, an observation layout it does not write.
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
 
@@ -21,6 +19,7 @@ from eights.engines.base import IllegalActionError
 from eights.vector import CompiledTables, PythonTables, make_tables
 from eights.vector import jokers_of_death as core
 from tests.vector.differential_script import differential
+from tests.vector.engine_positions import play_on_from_engine_positions
 
 VARIANT = "jokers_of_death"
 #: one xdist worker compiles (or loads) this core: the other never waits on the same compile
@@ -134,43 +133,8 @@ def test_a_position_from_the_engine_plays_on_as_the_engine(options):
     piles and zones, every seat's memory); given the engine's generator state, the record
     then plays on exactly as the engine does, to the end of the game: the same seat to
     act, legal actions, every seat's observation and the returns."""
-    engine_type = engine_class(VARIANT)
-    tables = CompiledTables(VARIANT, 1, **options)
-    encoder = engine_type.encoder(tables.config, None)
-    n = tables.num_players
-    rows, seats = np.zeros(n, np.int64), np.arange(n)
-    obs = np.zeros((n, tables.observation_size), np.float32)
-    masks = np.zeros((n, tables.num_actions), np.int8)
-    rng = random.Random(9)
-    compared = starts = 0
-    for game_seed in range(40, 52):
-        engine = engine_type(tables.config, seed=game_seed)
-        for _ in range(rng.randrange(3, 40)):  # a position somewhere in the game
-            if engine.game_over:
-                break
-            engine.step(rng.choice(engine.legal_actions()))
-        if engine.game_over:
-            continue
-        core.record_from_engine(engine, tables.state, 7)
-        state = engine.rng.getstate()[1]  # (the record draws what the engine draws)
-        tables.state["mt"][0], tables.state["mti"][0] = state[:624], state[624]
-        starts += 1
-        while True:
-            assert tables.current[0] == engine.current_player
-            assert tables.terminated(rows[:1])[0] == engine.terminated
-            assert tables.truncated(rows[:1])[0] == engine.truncated
-            tables.observe(rows, seats, obs, masks)
-            for seat in range(n):
-                assert np.array_equal(obs[seat], encoder.encode(engine, seat)), (game_seed, seat)
-                assert tuple(np.flatnonzero(masks[seat])) == (
-                    tuple(engine.legal_actions()) if seat == engine.current_player else ())
-            assert np.array_equal(tables.returns(rows[:1])[0], np.float32(engine.returns()))
-            if engine.game_over:
-                break
-            action = rng.choice(engine.legal_actions())
-            engine.step(action)
-            tables.step(rows[:1], np.array([action]))
-            compared += 1
+    starts, compared = play_on_from_engine_positions(VARIANT, core, options, range(40, 52),
+                                                     40)
     assert starts >= 6 and compared > 300
 
 
