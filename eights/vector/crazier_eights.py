@@ -233,6 +233,7 @@ def _candidates(t, prm, seat, among, out):
 # ---------------------------------------------------------------- the agenda
 @numba.njit(cache=True)
 def _push(t, kind, seat, a0, a1, a2, a3, a4, a5):
+    """Put a frame on top of the agenda (the engine's ``push``): decided or resolved next."""
     k = t.ag_len
     if k >= MAX_AGENDA:
         raise ValueError("crazier_eights core: the agenda outgrew its record")
@@ -744,6 +745,8 @@ def _trigger(t, prm, rules, lead, own, others):
 
 @numba.njit(cache=True)
 def _turn_resolve(t, prm, rules, lead):
+    """The beginning phase: the turn's counters (a discard for each of ``lead``'s team, no
+    play yet), then the abilities it triggers."""
     n = prm[P_PLAYERS]
     for q in range(n):
         t.discards[q] = 0
@@ -759,6 +762,7 @@ def _turn_resolve(t, prm, rules, lead):
 
 @numba.njit(cache=True)
 def _draw_phase_resolve(t, prm, rules, lead):
+    """The draw phase: each of the team draws a card (an impossible draw ends the game)."""
     t.phase = DRAW
     n = prm[P_PLAYERS]
     mine = np.empty(n, np.int64)
@@ -770,6 +774,7 @@ def _draw_phase_resolve(t, prm, rules, lead):
 
 @numba.njit(cache=True)
 def _main_phase_resolve(t, prm, lead):
+    """The main phase: a ``main`` decision for each of the team in seat order, then the end."""
     t.phase = MAIN_P
     _push(t, END_PHASE, lead, 0, 0, 0, 0, 0, 0)
     n = prm[P_PLAYERS]
@@ -781,6 +786,7 @@ def _main_phase_resolve(t, prm, lead):
 
 @numba.njit(cache=True)
 def _end_phase_resolve(t, prm, rules, lead):
+    """The end phase: the next turn after the abilities it triggers."""
     t.phase = END_P
     _push(t, NEXT_TURN, lead, 0, 0, 0, 0, 0, 0)
     _trigger(t, prm, rules, lead, END_TURN, -1)
@@ -788,6 +794,7 @@ def _end_phase_resolve(t, prm, rules, lead):
 
 @numba.njit(cache=True)
 def _next_turn_resolve(t, prm, lead):
+    """The next team's turn: the next seat clockwise on another team still in."""
     following = np.empty(prm[P_PLAYERS], np.int64)
     if _opponents(t, prm, lead, following):
         _push(t, TURN, following[0], 0, 0, 0, 0, 0, 0)
@@ -809,6 +816,7 @@ def _settle_resolve(t, c):
 # ---------------------------------------------------------------- abilities
 @numba.njit(cache=True)
 def _destroyable(t, prm, seat, among):
+    """Whether a card in play among ``among``'s seats can be destroyed."""
     seats = np.empty(prm[P_PLAYERS], np.int64)
     held = 0
     for j in range(_candidates(t, prm, seat, among, seats)):
@@ -818,6 +826,7 @@ def _destroyable(t, prm, seat, among):
 
 @numba.njit(cache=True)
 def _restorable(t, rules):
+    """Whether an asset lies in the discard pile to restore."""
     c = 0
     while c < CARDS and not (t.pile_counts[c] and rules[c, R_ASSET]):
         c += 1
@@ -839,6 +848,7 @@ def _can(t, prm, rules, card, trigger, pc, seat):
 
 @numba.njit(cache=True)
 def _test(t, rules, card, trigger, pc, seat, target, colour):
+    """An ``if`` step's test: a hand's size, or the type or colour of the draw pile's top."""
     kind, value = _op(rules, card, trigger, pc, 1), _op(rules, card, trigger, pc, 2)
     if kind in (HAND_AT_LEAST, HAND_AT_MOST):
         who = seat if _op(rules, card, trigger, pc, 3) == YOU else target
@@ -888,6 +898,7 @@ def _bottom(t, prm, c, count):
 
 @numba.njit(cache=True)
 def _play_found(t, prm, rules, seat):
+    """The draw pile's top card into ``seat``'s play, if it is an asset."""
     if t.stock_len and rules[t.stock[t.stock_len - 1], R_ASSET]:
         t.stock_len -= 1
         _zone_add(t, seat, t.stock[t.stock_len])
@@ -896,6 +907,8 @@ def _play_found(t, prm, rules, seat):
 
 @numba.njit(cache=True)
 def _who(t, prm, who, seat, target, out):
+    """The seats a ``draw`` step names (``out[:k]``; who: you, chosen, each opponent, each
+    player, the players taking the turn)."""
     if who == YOU:
         out[0] = seat
         return 1
@@ -1026,6 +1039,7 @@ def _playable(t, prm, rules, seat, c):
 
 @numba.njit(cache=True)
 def _main_legal(t, prm, rules, p, out):
+    """A main phase's choices: discards while one is left, plays once a turn, the end."""
     k = 0
     base = p * CARDS
     if t.discards[p] > 0:
@@ -1045,6 +1059,7 @@ def _main_legal(t, prm, rules, p, out):
 
 @numba.njit(cache=True)
 def _target_legal(t, prm, rules, top, out):
+    """A player to choose: whose copy to destroy, an opponent, or any player still in."""
     seat = t.ag_seat[top]
     card, trigger, pc, extra = _arg(t, top, 0), _arg(t, top, 1), _arg(t, top, 2), _arg(t, top, 5)
     op, among = _op(rules, card, trigger, pc, 0), _op(rules, card, trigger, pc, 1)
@@ -1072,6 +1087,8 @@ def _target_legal(t, prm, rules, top, out):
 
 @numba.njit(cache=True)
 def _choose_legal(t, prm, rules, top, out):
+    """A card to choose: in play (destroy), an asset in the discard pile (restore), in a hand
+    (trade), among the top cards looked at (to the bottom, or none)."""
     seat = t.ag_seat[top]
     card, trigger, pc = _arg(t, top, 0), _arg(t, top, 1), _arg(t, top, 2)
     target, extra = _arg(t, top, 3), _arg(t, top, 5)
@@ -1113,6 +1130,7 @@ def _choose_legal(t, prm, rules, top, out):
 
 @numba.njit(cache=True)
 def _order_legal(t, top, out):
+    """Which of one player's abilities firing together goes first (each card once)."""
     count = _arg(t, top, 2)
     held = np.zeros(CARDS, np.bool_)
     for i in range(top - count, top):
@@ -1166,6 +1184,8 @@ def _legal(t, prm, rules, out):
 # ---------------------------------------------------------------- decisions: apply
 @numba.njit(cache=True)
 def _main_apply(t, prm, rules, p, a):
+    """A discard (an 8 asks for a colour), a play (an asset into play, an event resolved
+    before the phase goes on) or the end of the phase; going out wins at once."""
     if a == END:
         return
     if a < PLAY0:  # a discard
@@ -1205,6 +1225,8 @@ def _main_apply(t, prm, rules, p, a):
 
 @numba.njit(cache=True)
 def _target_apply(t, prm, rules, seat, card, trigger, pc, target, colour, extra, a):
+    """The player chosen: whose copy goes (destroy), whose hand a Trade looks at, or the
+    ability's chosen player."""
     q = a - TARGET0
     if _op(rules, card, trigger, pc, 0) == OP_DESTROY:
         _destroy(t, q, extra - 1)
@@ -1223,6 +1245,8 @@ def _target_apply(t, prm, rules, seat, card, trigger, pc, target, colour, extra,
 
 @numba.njit(cache=True)
 def _choose_apply(t, prm, rules, seat, card, trigger, pc, target, colour, extra, a):
+    """The card chosen: destroyed (asking whose copy when several hold one), restored, taken
+    or given in a Trade (each seat remembering what it saw move), or put on the bottom."""
     if a == NO:
         _then(t, seat, card, trigger, pc + 1, target, colour)
         return
@@ -1303,6 +1327,7 @@ def _order_apply(t, frame, a):
 
 @numba.njit(cache=True)
 def _apply(t, prm, rules, a):
+    """Pop the decision on top, apply ``a`` by its kind, resolve the effects that follow."""
     top = t.ag_len - 1
     kind, seat = t.ag_kind[top], np.int64(t.ag_seat[top])
     card, trigger, pc = _arg(t, top, 0), _arg(t, top, 1), _arg(t, top, 2)
@@ -1648,6 +1673,8 @@ def _heuristic_main(t, hints, seat, buf, k):
 
 @numba.njit(cache=True)
 def _destroy_value(t, prm, rules, hints, seat, c):
+    """The heuristic's worth of destroying ``c``: an opponent's asset by its value, its own
+    at a loss."""
     mine = _zone_has(t, seat, c)
     theirs = False
     for q in range(prm[P_PLAYERS]):
