@@ -1089,13 +1089,6 @@ def observe(t, prm, offs, scales, seat, out):
     _observe_memory(t, prm, offs, scales, seat, out)
 
 
-@numba.njit(cache=True)
-def mask(t, out):
-    """The acting seat's legal actions as 0/1 (all 0 once the game is over), as
-    :func:`_settle` keeps them."""
-    out[:] = t.legal
-
-
 # ---------------------------------------------------------------- the heuristic
 @numba.njit(cache=True)
 def _play_score(t, prm, hints, seat, c):

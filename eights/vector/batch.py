@@ -45,7 +45,7 @@ def observe_many(tables, prm, offs, scales, which, seats, obs, masks):
         t = tables[which[j]]
         cores.observe(t, prm, offs, scales, seats[j], obs[j])
         if t.current == seats[j]:
-            cores.mask(t, masks[j])
+            masks[j, :] = t.legal  # (every core keeps the mask of the seat to act)
         else:
             masks[j, :] = 0
 

@@ -18,10 +18,10 @@ A core keeps these signatures (``rules`` and ``hints`` are what its
 * ``heuristic_action(t, prm, rules, hints, buf) -> a``: the heuristic's choice;
 * ``best_suit(t, seat) -> s``: the suit ``seat`` holds most, as the heuristic reckons it;
 * ``new_game(t, prm, rules, game_seed)``: deal the game of that seed;
-* ``observe(t, prm, offs, scales, seat, out)`` and ``mask(t, out)``: a seat's
-  observation, the seat to act's legal mask;
+* ``observe(t, prm, offs, scales, seat, out)``: a seat's observation;
 
-and a record with ``legal`` (the mask, one entry per action id), ``seeder``
+and a record with ``legal`` (the seat to act's legal mask, one entry per action id, all
+0 once the game is over: the batched observations copy it), ``seeder``
 (the table's stream of game seeds), ``current``, and for the search
 ``stock``/``stock_len``, the Mersenne Twister's ``mti`` and, where the search
 deals in compiled code (``DEALS_COMPILED``, true unless the core says
@@ -106,4 +106,3 @@ heuristic_action = _dispatched("heuristic_action")
 best_suit = _dispatched("best_suit")
 new_game = _dispatched("new_game")
 observe = _dispatched("observe")
-mask = _dispatched("mask")

@@ -57,6 +57,7 @@ from .kernels import (
     score_returns,
 )
 from .mt import randbelow, seed, shuffle
+from .records import fill_memory
 
 # frame kinds: the decisions in the order of the observation's phase one-hot, then the effects
 (MAIN, NAME_COLOUR, TARGET, COLOUR, CHOOSE, ASK, ORDER,
@@ -1590,13 +1591,6 @@ def observe(t, prm, offs, scales, seat, out):
     _observe_memory(t, prm, offs, scales, seat, out)
 
 
-@numba.njit(cache=True)
-def mask(t, out):
-    """The acting seat's legal actions as 0/1 (all 0 once the game is over), as
-    :func:`_settle` keeps them."""
-    out[:] = t.legal
-
-
 # ---------------------------------------------------------------- the heuristic
 @numba.njit(cache=True)
 def _best_colour(t, seat):
@@ -1989,17 +1983,8 @@ def record_from_engine(engine: Any, records: np.ndarray, mt_value: int) -> None:
     records["terminated"][0], records["truncated"][0] = engine.terminated, engine.truncated
     for p in engine.winners:
         rec["winners"][p] = 1
-    acting = engine.current_player if engine.current_player >= 0 else 0
-    shared = engine.memory(acting)
-    for q in range(n):
-        rec["mem_played"][q * CARDS: (q + 1) * CARDS] = np.frombuffer(shared.played[q], np.uint8)
-        rec["mem_named"][q * 4: q * 4 + 4] = shared.named[q]
-        rec["mem_drawn"][q] = shared.drawn[q]
-    for o in range(n):
-        known = engine.memory(o).known
-        for q in range(n):
-            at = (o * MAX_PLAYERS + q) * CARDS
-            rec["mem_known"][at: at + CARDS] = np.frombuffer(known[q], np.uint8)
+    fill_memory(engine, rec, CARDS, MAX_PLAYERS,
+                ("mem_played", "mem_named", "mem_drawn", "mem_known"))
     rec["bits"][:] = [sum(1 << k for k in colours) for colours in engine.cardset.colours_of]
     rec["legal"][np.asarray(engine.legal_actions(), np.int64)] = 1
     records["mti"][0] = seed(records["mt"][0], mt_value)

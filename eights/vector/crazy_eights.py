@@ -483,13 +483,6 @@ def observe(t, prm, offs, scales, seat, out):
             out[offs[O_DRAWN_SINCE] + k - 1] = scaled(drawn_since[q], 0.1)
 
 
-@numba.njit(cache=True)
-def mask(t, out):
-    """The acting seat's legal actions as 0/1 (all 0 once the game is over), as
-    :func:`_settle` keeps them."""
-    out[:] = t.legal
-
-
 # ---------------------------------------------------------------- the heuristic
 @numba.njit(cache=True)
 def heuristic_action(t, prm, points, attack, buf):

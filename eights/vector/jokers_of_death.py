@@ -36,6 +36,7 @@ import numpy as np
 from . import declared
 from .kernels import best_suit, count32, scaled, score_returns
 from .mt import randbelow, seed, shuffle
+from .records import fill_memory
 
 TURN, ANSWER, FOLLOW, SUIT, KNOCK_FRAME, DIRECTION, PILE_HAND, END = range(8)
 #: the engine's decision frame kinds in :data:`TURN`... order (checked against its phases)
@@ -1035,14 +1036,6 @@ def observe(t, prm, offs, scales, seat, out):
     _observe_memory(t, prm, offs, scales, seat, out)
 
 
-@numba.njit(cache=True)
-def mask(t, out):
-    """The acting seat's legal actions as 0/1 (all 0 once the game is over), as
-    :func:`step` keeps them."""
-    for a in range(NUM_ACTIONS):
-        out[a] = t.legal[a]
-
-
 # ---------------------------------------------------------------- the heuristic
 @numba.njit(cache=True)
 def _play_score(t, prm, rules, hints, seat, a, per_pile):
@@ -1269,16 +1262,6 @@ def record_from_engine(engine: Any, records: np.ndarray, mt_value: int) -> None:
     records["terminated"][0], records["truncated"][0] = engine.terminated, engine.truncated
     for p in engine.winners:
         rec["winners"][p] = 1
-    acting = engine.current_player if engine.current_player >= 0 else 0
-    shared = engine.memory(acting)
-    for q in range(n):
-        rec["played"][q * KINDS: (q + 1) * KINDS] = np.frombuffer(shared.played[q], np.uint8)
-        rec["named"][q * 4: q * 4 + 4] = shared.named[q]
-        rec["drawn_since"][q] = shared.drawn[q]
-    for o in range(n):
-        known = engine.memory(o).known
-        for q in range(n):
-            at = (o * n + q) * KINDS
-            rec["known"][at: at + KINDS] = np.frombuffer(known[q], np.uint8)
+    fill_memory(engine, rec, KINDS, n)
     rec["legal"][np.asarray(engine.legal_actions(), np.int64)] = 1
     records["mti"][0] = seed(records["mt"][0], mt_value)

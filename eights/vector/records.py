@@ -44,3 +44,25 @@ def fill_pile_record(engine: Any, records: np.ndarray, mt_value: int) -> None:
         s.scores, s.drew_suit, s.drew_rank)
     records["turn"][0] = engine.turn
     records["mti"][0] = mt_seed(records["mt"][0], mt_value)
+
+
+def fill_memory(engine: Any, rec: np.ndarray, cards: int, seats: int,
+                names: tuple[str, str, str, str] = ("played", "named", "drawn_since", "known")
+                ) -> None:
+    """Write ``engine``'s public memory into the record ``rec``: the shared counts (cards
+    played, suits named, cards drawn since a play) as the seat to act remembers them (a
+    determinized position knows the searching seat's), and every seat's ``known`` cards in
+    every other hand at ``(observer * seats + seat) * cards``. ``names``: the record's
+    fields for the four, in that order."""
+    played, named, drawn, known_field = names
+    n = engine.num_players
+    shared = engine.memory(engine.current_player if engine.current_player >= 0 else 0)
+    for q in range(n):
+        rec[played][q * cards: (q + 1) * cards] = np.frombuffer(shared.played[q], np.uint8)
+        rec[named][q * 4: q * 4 + 4] = shared.named[q]
+        rec[drawn][q] = shared.drawn[q]
+    for o in range(n):
+        known = engine.memory(o).known
+        for q in range(n):
+            at = (o * seats + q) * cards
+            rec[known_field][at: at + cards] = np.frombuffer(known[q], np.uint8)
