@@ -16,7 +16,7 @@ from rich.table import Table
 from .agents import split_specs
 from .config import ConfigError, parse_options
 from .engines import VARIANTS, engine_class
-from .tournament import BACKENDS
+from .tournament import AUTO_MIN_GAMES, BACKENDS, ENGINES
 from .tournament.console import pairs_table as pairs_table
 from .tournament.console import standings_table as standings_table
 from .tournament.console import tournament_command as _tournament
@@ -432,6 +432,11 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--backend", default="serial", choices=list(BACKENDS),
                    help="where games run: this process, local processes, or Ray")
     t.add_argument("--workers", type=int, help="processes or Ray tasks at once (default: cores)")
+    t.add_argument("--engine", default="auto", choices=list(ENGINES),
+                   help="play games between random, greedy and heuristic agents on the "
+                        "variant's compiled core (compiled), on the Python engines (python), or "
+                        f"compiled from {AUTO_MIN_GAMES:,} games on (auto, the default); the "
+                        "results are the same")
     t.add_argument("--ray-address", help="address of a running Ray cluster (default: a local Ray)")
     t.add_argument("--seating", default="rotate", choices=["rotate", "permute"],
                    help="each table plays every rotation (default) or permutation of its seats")

@@ -40,6 +40,7 @@ def test_tournament_throughput_runs_serial_and_processes(capsys):
     assert load("tournament").main(["--games", "20", "--workers", "2"]) == 0
     out = capsys.readouterr().out
     assert "games/s" in out and "process" in out
+    assert out.count(" python ") == 3 and out.count(" compiled ") == 2  # built-in agents
 
 
 def test_tournament_throughput_compares_lockstep_policy_play(capsys):

@@ -1077,21 +1077,31 @@ class BabyEatingEightsGame(PileEngine):
 
     def final_scores(self) -> tuple[int, ...]:
         """Cards left in hand (fewer is better); in team play, the team's cards together."""
-        sizes = [len(h) for h in self.state.hands]
-        if not self.config.teams:
-            return tuple(sizes)
-        totals = [0] * self.config.teams
+        return self.scores_of_hands(self.config, [len(h) for h in self.state.hands])
+
+    @staticmethod
+    def scores_of_hands(config: BabyEatingEightsConfig, sizes: Sequence[int]) -> tuple[int, ...]:
+        """:meth:`final_scores` from the hands' sizes: what a compiled table that kept only
+        the sizes reports by the same rule."""
+        if not config.teams:
+            return tuple(int(size) for size in sizes)
+        team_of = config.team_of()
+        totals = [0] * config.teams
         for q, size in enumerate(sizes):
-            totals[self.team_of[q]] += size
-        return tuple(totals[self.team_of[q]] for q in range(self.num_players))
+            totals[team_of[q]] += int(size)
+        return tuple(totals[team_of[q]] for q in range(len(sizes)))
 
     def ranks(self) -> tuple[int, ...]:
         """Every winner shares first place (Four in a Row can empty hands of several teams);
         the others follow by :meth:`final_scores`, fewer cards first."""
         if not self.terminated:
             return (0,) * self.num_players
-        win = set(self.winners)
-        keys = [(0, 0) if p in win else (1, x) for p, x in enumerate(self.final_scores())]
+        return self.ranks_from(self.winners, self.final_scores())
+
+    @classmethod
+    def ranks_from(cls, winners: Sequence[int], scores: Sequence[int]) -> tuple[int, ...]:
+        win = set(winners)
+        keys = [(0, 0) if p in win else (1, x) for p, x in enumerate(scores)]
         return tuple(sum(1 for other in keys if other < key) for key in keys)
 
     def _score_returns(self) -> list[float]:

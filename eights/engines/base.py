@@ -573,9 +573,16 @@ class Engine:
         """
         if not self.terminated:
             return (0,) * self.num_players
-        win = set(self.winners)
-        sign = 1 if self.low_score_wins else -1
-        keys = [(p not in win, sign * x) for p, x in enumerate(self.final_scores())]
+        return self.ranks_from(self.winners, self.final_scores())
+
+    @classmethod
+    def ranks_from(cls, winners: Sequence[int], scores: Sequence[int]) -> tuple[int, ...]:
+        """:meth:`ranks` of a game that ended with ``winners`` and :meth:`final_scores`
+        ``scores``: a class method, so that a game played elsewhere (a compiled table of
+        :mod:`eights.vector`) ranks by the very same rule."""
+        win = set(winners)
+        sign = 1 if cls.low_score_wins else -1
+        keys = [(p not in win, sign * x) for p, x in enumerate(scores)]
         return tuple(sum(1 for other in keys if other < key) for key in keys)
 
     # ------------------------------------------------------------------ steps

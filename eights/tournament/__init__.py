@@ -10,6 +10,7 @@
 """
 
 from .backends import BACKENDS, run_games
+from .compiled import AUTO_MIN_GAMES, ENGINES
 from .console import pairs_table, standings_table
 from .play import GameResult, TablePlayer, TournamentError
 from .ratings import Rating, rate
@@ -20,7 +21,8 @@ from .stats import mean_interval, wilson_interval
 from .store import ResultsStore, StoreError
 
 __all__ = [
-    "BACKENDS", "RESULTS_FILE", "GameResult", "PairResult", "Rating", "ResultsStore",
+    "AUTO_MIN_GAMES", "BACKENDS", "ENGINES", "RESULTS_FILE", "GameResult", "PairResult",
+    "Rating", "ResultsStore",
     "ScheduledGame", "Standing", "StoreError", "TablePlayer", "Tournament", "TournamentError",
     "TournamentResult", "derive_seed", "mean_interval", "pairs_table", "rate", "run_games",
     "run_tournament", "standings_table", "summarize", "wilson_interval",

@@ -29,6 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ..config import ConfigError
+from .compiled import plays_compiled
 from .play import GameResult, TablePlayer, TournamentError, lockstep_lanes
 from .schedule import ScheduledGame, Tournament
 
@@ -42,8 +43,9 @@ def default_workers() -> int:
 
 def run_games(tournament: Tournament, games: Sequence[ScheduledGame], *,
               backend: str = "serial", workers: int | None = None,
-              ray_address: str | None = None) -> Iterator[GameResult]:
-    """Play ``games``, yielding each result as it finishes."""
+              ray_address: str | None = None, engine: str = "auto") -> Iterator[GameResult]:
+    """Play ``games``, yielding each result as it finishes; ``engine`` says whether games
+    between built-in agents play on a compiled core (:func:`.compiled.plays_compiled`)."""
     if backend not in BACKENDS:
         raise ConfigError(f"backend={backend!r} is not known; the backends are "
                           f"{', '.join(BACKENDS)}")
@@ -51,13 +53,14 @@ def run_games(tournament: Tournament, games: Sequence[ScheduledGame], *,
         raise ConfigError(f"workers={workers!r} is not allowed; use 1 or more")
     if ray_address is not None and backend != "ray":
         raise ConfigError("a Ray address needs --backend ray")
+    compiled = plays_compiled(tournament, engine, len(games))
     if not games:
         return iter(())
     if backend == "serial":
-        return _serial(tournament, games)
+        return _serial(tournament, games, compiled)
     if backend == "process":
-        return _processes(tournament, games, workers or default_workers())
-    return _ray(tournament, games, workers, ray_address)
+        return _processes(tournament, games, workers or default_workers(), compiled)
+    return _ray(tournament, games, workers, ray_address, compiled)
 
 
 def _batches(games: Sequence[ScheduledGame], workers: int,
@@ -83,11 +86,12 @@ def _pipeline(submit: Callable[[list[ScheduledGame]], Any],
                 pending.append(submit(batch))
 
 
-def _play_batch(tournament: Tournament, batch: list[ScheduledGame]) -> list[GameResult]:
+def _play_batch(tournament: Tournament, batch: list[ScheduledGame],
+                compiled: bool = False) -> list[GameResult]:
     """Play a batch in a worker, reusing the worker's agents while the tournament is the same."""
     global _worker
-    if _worker is None or _worker.tournament != tournament:
-        _worker = TablePlayer(tournament)
+    if _worker is None or _worker.tournament != tournament or _worker.compiled != compiled:
+        _worker = TablePlayer(tournament, compiled=compiled)
     return _worker.play_many(batch)
 
 
@@ -96,8 +100,9 @@ _worker: TablePlayer | None = None
 
 
 # ------------------------------------------------------------------- serial
-def _serial(tournament: Tournament, games: Sequence[ScheduledGame]) -> Iterator[GameResult]:
-    player = TablePlayer(tournament)
+def _serial(tournament: Tournament, games: Sequence[ScheduledGame],
+            compiled: bool = False) -> Iterator[GameResult]:
+    player = TablePlayer(tournament, compiled=compiled)
     lanes = player.lanes()
     try:
         for start in range(0, len(games), lanes):
@@ -108,7 +113,7 @@ def _serial(tournament: Tournament, games: Sequence[ScheduledGame]) -> Iterator[
 
 # ---------------------------------------------------------------- processes
 def _processes(tournament: Tournament, games: Sequence[ScheduledGame],
-               workers: int) -> Iterator[GameResult]:
+               workers: int, compiled: bool = False) -> Iterator[GameResult]:
     # spawn, not fork: the parent may run threads (the progress bar, Ray, torch)
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
@@ -119,8 +124,9 @@ def _processes(tournament: Tournament, games: Sequence[ScheduledGame],
         return [f.result() for f in done], list(rest)
 
     try:
-        yield from _pipeline(lambda batch: pool.submit(_play_batch, tournament, batch),
-                             wait_any, _batches(games, workers, lockstep_lanes(tournament)),
+        yield from _pipeline(lambda batch: pool.submit(_play_batch, tournament, batch, compiled),
+                             wait_any,
+                             _batches(games, workers, lockstep_lanes(tournament, compiled)),
                              2 * workers)
     except BrokenProcessPool:
         raise TournamentError(
@@ -180,7 +186,7 @@ def _exit_orphaned() -> None:
 
 # ---------------------------------------------------------------------- ray
 def _ray(tournament: Tournament, games: Sequence[ScheduledGame], workers: int | None,
-         address: str | None) -> Iterator[GameResult]:
+         address: str | None, compiled: bool = False) -> Iterator[GameResult]:
     from ..extras import connect_ray
 
     ray, started_here = connect_ray(address, workers or default_workers(), "--backend ray")
@@ -193,8 +199,9 @@ def _ray(tournament: Tournament, games: Sequence[ScheduledGame], workers: int | 
             ready, rest = ray.wait(pending, num_returns=1)
             return [ray.get(ref) for ref in ready], rest
 
-        yield from _pipeline(lambda batch: task.remote(shared, batch), wait_any,
-                             _batches(games, slots, lockstep_lanes(tournament)), 2 * slots)
+        yield from _pipeline(lambda batch: task.remote(shared, batch, compiled), wait_any,
+                             _batches(games, slots, lockstep_lanes(tournament, compiled)),
+                             2 * slots)
     finally:
         if started_here:
             ray.shutdown()

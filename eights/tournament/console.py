@@ -42,7 +42,8 @@ def tournament_command(args: argparse.Namespace, console: Console) -> int:
         try:
             result = run_tournament(
                 tournament, args.out, backend=args.backend, workers=args.workers,
-                ray_address=args.ray_address, restart=args.restart, report=not args.no_report,
+                engine=args.engine, ray_address=args.ray_address, restart=args.restart,
+                report=not args.no_report,
                 progress=lambda done, total: progress.update(done), announce=progress.log,
                 command=["eights", *getattr(args, "argv", ["tournament"])],
             )
@@ -56,7 +57,8 @@ def tournament_command(args: argparse.Namespace, console: Console) -> int:
     console.print(pairs_table(result))
     rate = result.played_now / result.seconds if result.seconds else 0.0
     console.print(f"{result.played_now:,} games played in {result.seconds:.1f} s "
-                  f"({rate:,.0f} games/s, {args.backend})"
+                  f"({rate:,.0f} games/s, {args.backend}"
+                  + (", on the compiled core)" if result.compiled else ")")
                   + (f"; {result.resumed:,} already stored" if result.resumed else ""),
                   soft_wrap=True)
     if args.out:

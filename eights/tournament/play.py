@@ -59,10 +59,15 @@ class GameResult(NamedTuple):
     failures: tuple[dict[str, int], ...] = ()
 
 
-def lockstep_lanes(tournament: Tournament) -> int:
-    """Games a worker plays at once: :data:`LOCKSTEP_LANES` when a policy agent sits at the
-    table and every agent is built in (an external bot per lane would be a program per
-    lane), else 1."""
+def lockstep_lanes(tournament: Tournament, compiled: bool = False) -> int:
+    """Games a worker plays at once: the compiled core's tables where its games play there
+    (:mod:`.compiled`), :data:`LOCKSTEP_LANES` when a policy agent sits at the table and
+    every agent is built in (an external bot per lane would be a program per lane), else
+    1."""
+    if compiled:
+        from .compiled import COMPILED_LANES
+
+        return COMPILED_LANES
     kinds = [spec_kind(spec) for spec in tournament.agents]
     if "policy" in kinds and all(k in IN_PROCESS_KINDS for k in kinds):
         return LOCKSTEP_LANES
@@ -78,13 +83,22 @@ class TablePlayer:
     (:func:`~eights.agents.policy.act_together`) instead of one per decision. Every
     lane's agents are reseeded per game as in :meth:`play`, so a game's result
     is the same either way (up to the last bits of a batched matrix product).
+
+    ``compiled``: play on the variant's compiled core (:class:`.compiled.CompiledGames`,
+    the same results; :func:`.compiled.plays_compiled` decides).
     """
 
-    def __init__(self, tournament: Tournament):
+    def __init__(self, tournament: Tournament, compiled: bool = False):
         self.tournament = tournament
         self.engine = make_game(tournament.variant, seed=0, config=tournament.config())
         self._engines = [self.engine]
         self._agents: dict[tuple[str, int, int], Agent] = {}
+        self._compiled: Any = None
+        if compiled:
+            from .compiled import CompiledGames
+
+            self._compiled = CompiledGames(tournament)
+        self.compiled = compiled
 
     def close(self) -> None:
         """Close every agent (external bots say bye and stop)."""
@@ -106,7 +120,7 @@ class TablePlayer:
 
     def lanes(self) -> int:
         """How many games :meth:`play_many` plays at once (:func:`lockstep_lanes`)."""
-        return lockstep_lanes(self.tournament)
+        return lockstep_lanes(self.tournament, self._compiled is not None)
 
     def play(self, game: ScheduledGame) -> GameResult:
         return self.play_many([game])[0]
@@ -114,6 +128,8 @@ class TablePlayer:
     def play_many(self, games: Sequence[ScheduledGame]) -> list[GameResult]:
         """Play ``games`` in lockstep, :meth:`lanes` at a time; their results in the order
         given."""
+        if self._compiled is not None:
+            return self._compiled.play_many(games)
         lanes = self.lanes()
         results: list[GameResult] = []
         # one BLAS thread: a batch of a few views is too small to split, and two threads

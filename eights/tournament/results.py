@@ -90,6 +90,8 @@ class TournamentResult:
     resumed: int = 0
     played_now: int = 0
     seconds: float = 0.0
+    #: whether this run played its games on a compiled core (``--engine``)
+    compiled: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..agents import check_agent_spec
 from .backends import run_games
+from .compiled import plays_compiled
 from .estimate import DurationEstimate
 from .results import TournamentResult, summarize
 from .schedule import Tournament
@@ -30,7 +31,8 @@ log = logging.getLogger(__name__)
 
 def run_tournament(tournament: Tournament, out: str | Path | None = None, *,
                    backend: str = "serial", workers: int | None = None,
-                   ray_address: str | None = None, restart: bool = False,
+                   ray_address: str | None = None, engine: str = "auto",
+                   restart: bool = False,
                    report: bool = True,
                    progress: Callable[[int, int], None] | None = None,
                    announce: Callable[[str], None] | None = None,
@@ -40,8 +42,11 @@ def run_tournament(tournament: Tournament, out: str | Path | None = None, *,
     ``progress(done, total)`` is called as games finish, counting stored ones.
     ``announce(text)`` is told how long the run should take, when that is long.
     ``command`` (the command line) goes into the report, with the version and date.
+    ``engine``: where games between built-in agents play (:mod:`.compiled`; the results
+    are the same).
     """
     start = time.perf_counter()
+    plays_compiled(tournament, engine, 0)  # a bad engine fails here, before anything is written
     for spec in tournament.agents:  # a bad spec or table fails here, before anything is written
         check_agent_spec(spec, tournament.variant, tournament.num_players,
                          **dict(tournament.options))
@@ -56,8 +61,10 @@ def run_tournament(tournament: Tournament, out: str | Path | None = None, *,
         by_index = {g.index: g for g in todo}
         estimate = DurationEstimate(todo)
         played = 0
+        compiled = plays_compiled(tournament, engine, len(todo))
         for result in run_games(tournament, todo, backend=backend, workers=workers,
-                                ray_address=ray_address):
+                                ray_address=ray_address,
+                                engine="compiled" if compiled else "python"):
             game = by_index[result.index]
             store.add(game, result)
             played += 1
@@ -69,7 +76,7 @@ def run_tournament(tournament: Tournament, out: str | Path | None = None, *,
                 if announce:
                     announce(said)
         summary = summarize(tournament, store.games(), len(schedule))
-    summary.resumed, summary.played_now = len(done), played
+    summary.resumed, summary.played_now, summary.compiled = len(done), played, compiled
     summary.seconds = time.perf_counter() - start
     if out_dir is not None:
         summary.write(out_dir)

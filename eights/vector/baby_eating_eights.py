@@ -1311,6 +1311,14 @@ def compile_config(engine: Any, config: Any, encoder: Any
     return params, offsets, _scales(engine, config)
 
 
+def final_scores(record: np.void, config: Any) -> tuple[int, ...]:
+    """The engine's ``final_scores()`` of a record (which keeps the hands' sizes, not the
+    scores): the engine's own rule over them."""
+    from ..engines.baby_eating_eights import BabyEatingEightsGame
+
+    return BabyEatingEightsGame.scores_of_hands(config, record["hand_len"][:config.num_players])
+
+
 def record_from_engine(engine: Any, records: np.ndarray, mt_value: int) -> None:
     """Write a Python ``BabyEatingEightsGame``'s position into ``records[0]`` (its later
     draws of chance from a Mersenne Twister seeded ``mt_value``): the hands in their list

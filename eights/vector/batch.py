@@ -38,6 +38,14 @@ def next_games(tables, prm, rules, which):
 
 
 @numba.njit(cache=True)
+def deal_many(tables, prm, rules, which, game_seeds):
+    """Table ``which[j]`` deals the game of seed ``game_seeds[j]`` (its stream of game seeds
+    untouched): ``Engine.reset(seed=...)``'s game."""
+    for j in range(which.shape[0]):
+        cores.new_game(tables[which[j]], prm, rules, game_seeds[j])
+
+
+@numba.njit(cache=True)
 def observe_many(tables, prm, offs, scales, which, seats, obs, masks):
     """Row ``j``: seat ``seats[j]``'s observation at table ``which[j]``, and its mask (zeros
     unless that seat is to act)."""

@@ -102,6 +102,27 @@ class Tables:
         """The seats that won the game over at ``table`` (none where it was cut or runs)."""
         raise NotImplementedError
 
+    def deal(self, tables: np.ndarray, game_seeds: Sequence[int]) -> None:
+        """Table ``tables[j]`` deals the game ``Engine.reset(seed=game_seeds[j])`` deals (a
+        seed from 0 to 2**64 - 1); the table's own stream of game seeds is untouched."""
+        raise NotImplementedError
+
+    def legal_actions(self, table: int) -> np.ndarray:
+        """The legal action ids of the seat to act at ``table``, ascending (none once over)."""
+        raise NotImplementedError
+
+    def final_scores(self, table: int) -> tuple[int, ...]:
+        """The engine's ``final_scores()`` of the game at ``table``."""
+        raise NotImplementedError
+
+    def ranks(self, table: int) -> tuple[int, ...]:
+        """The engine's ``ranks()`` of the game at ``table``: each seat's finishing place."""
+        raise NotImplementedError
+
+    def turns(self, table: int) -> int:
+        """The decisions the game at ``table`` has applied (the engine's ``turn``)."""
+        raise NotImplementedError
+
     def game_seeds(self) -> np.ndarray:
         """The seed of the game each table is playing (``Engine.reset(seed=...)`` replays it),
         as ``uint64``."""
@@ -110,6 +131,13 @@ class Tables:
     def game_seed(self, table: int) -> int:
         """The seed of the game table ``table`` is playing."""
         return int(self.game_seeds()[table])
+
+
+def _check_game_seed(game_seed: Any) -> None:
+    if isinstance(game_seed, bool) or not isinstance(game_seed, (int, np.integer)) \
+            or not 0 <= int(game_seed) < 2 ** 64:
+        raise ConfigError(f"eights.vector: game seed {game_seed!r} is not allowed; a game seed "
+                          f"is an int from 0 to 2**64 - 1")
 
 
 def _check_actions(legal_row: np.ndarray, table: int, action: int, texts: Sequence[str]) -> None:
@@ -193,6 +221,25 @@ class PythonTables(Tables):
         engine = self.engines[table]
         return list(engine.winners) if engine.terminated else []
 
+    def deal(self, tables, game_seeds) -> None:
+        for i, game_seed in zip(tables, game_seeds, strict=True):
+            _check_game_seed(game_seed)
+            self._seeds[i] = game_seed
+            self.engines[i].reset(seed=int(game_seed))
+            self.current[i] = self.engines[i].current_player
+
+    def legal_actions(self, table: int) -> np.ndarray:
+        return np.asarray(self.engines[table].legal_actions(), np.int64)
+
+    def final_scores(self, table: int) -> tuple[int, ...]:
+        return tuple(int(x) for x in self.engines[table].final_scores())
+
+    def ranks(self, table: int) -> tuple[int, ...]:
+        return tuple(self.engines[table].ranks())
+
+    def turns(self, table: int) -> int:
+        return int(self.engines[table].turn)
+
 
 class CompiledTables(Tables):
     """A variant's numba core (:data:`COMPILED`) over one record array of tables."""
@@ -211,6 +258,7 @@ class CompiledTables(Tables):
                               f"{REGISTRY[variant].env_version} observation, not v{version}; "
                               f"use backend='python' for older versions")
         self.core = core = importlib.import_module(COMPILED[variant])
+        self._engine_class = engine
         self.variant = variant
         self.config = config = engine.Config.from_options(**options)
         self.num_tables = num_tables
@@ -244,8 +292,9 @@ class CompiledTables(Tables):
         batch.step_many(scratch, self.params, self.rules, one, actions)
         batch.returns_many(scratch, self.params, one, np.zeros((1, self.num_players), np.float32))
         batch.next_games(scratch, self.params, self.rules, one)
+        batch.deal_many(scratch, self.params, self.rules, one, np.zeros(1, np.uint64))
         entry = (batch.reset_all, batch.observe_many, batch.heuristic_many, batch.step_many,
-                 batch.returns_many, batch.next_games)
+                 batch.returns_many, batch.next_games, batch.deal_many)
         if any(sum(f.stats.cache_misses.values()) for f in entry):
             print(f"eights.vector: compiled the {self.variant} core in "
                   f"{time.perf_counter() - started:.1f} s (cached in "
@@ -305,6 +354,31 @@ class CompiledTables(Tables):
         if not self.state["terminated"][table]:
             return []
         return [int(p) for p in np.flatnonzero(self.state["winners"][table])]
+
+    def deal(self, tables, game_seeds) -> None:
+        for game_seed in game_seeds:
+            _check_game_seed(game_seed)
+        batch.deal_many(self.state, self.params, self.rules, np.asarray(tables, np.int64),
+                        np.asarray([int(s) for s in game_seeds], np.uint64))
+
+    def legal_actions(self, table: int) -> np.ndarray:
+        return np.flatnonzero(self.state["legal"][table])
+
+    def final_scores(self, table: int) -> tuple[int, ...]:
+        """Read from the record: a core whose record keeps no ``scores`` says how
+        (its ``final_scores(record, config)``)."""
+        reader = getattr(self.core, "final_scores", None)
+        if reader is not None:
+            return reader(self.state[table], self.config)
+        return tuple(int(x) for x in self.state["scores"][table][:self.num_players])
+
+    def ranks(self, table: int) -> tuple[int, ...]:
+        if not self.state["terminated"][table]:
+            return (0,) * self.num_players
+        return self._engine_class.ranks_from(self.winners(table), self.final_scores(table))
+
+    def turns(self, table: int) -> int:
+        return int(self.state["turn"][table])
 
 
 def make_tables(variant: str, num_tables: int, backend: str = "auto",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from eights.config import ConfigError
 from eights.engines.base import IllegalActionError
 from eights.vector import CompiledTables, make_tables
 from eights.vector.tables import COMPILED
@@ -79,3 +80,30 @@ def test_a_config_a_core_refuses_runs_on_the_engines_under_auto(variant, monkeyp
     assert isinstance(make_tables(variant, 2), PythonTables)
     with pytest.raises(NotCompiled, match="no such option"):
         make_tables(variant, 2, backend="compiled")
+
+
+def test_deal_deals_the_engines_game_of_a_seed(variant):
+    """``deal`` (what tournaments use) deals ``Engine.reset(seed=...)``'s game on both
+    backends: the same observations, masks and seat to act, a seed up to 2**64 - 1."""
+    from eights.vector.tables import PythonTables
+
+    seeds = [0, 12345, 2**63 + 7, 2**64 - 1]
+    compiled, python = make_tables(variant, 4, "compiled"), PythonTables(variant, 4)
+    for tables in (compiled, python):
+        tables.deal(np.arange(4), seeds)
+    assert list(compiled.current) == list(python.current)
+    rows = np.arange(4)
+    seats = np.array(compiled.current, np.int64)
+    got = [(np.zeros((4, t.observation_size), np.float32), np.zeros((4, t.num_actions), np.int8))
+           for t in (compiled, python)]
+    for tables, (obs, masks) in zip((compiled, python), got, strict=True):
+        tables.observe(rows, seats, obs, masks)
+    assert np.array_equal(got[0][0], got[1][0]) and np.array_equal(got[0][1], got[1][1])
+    for i in range(4):
+        assert list(compiled.legal_actions(i)) == list(python.legal_actions(i))
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, True])
+def test_deal_refuses_a_seed_out_of_range(variant, seed):
+    with pytest.raises(ConfigError, match=r"game seed .* is an int from 0 to 2\*\*64 - 1"):
+        make_tables(variant, 1, "compiled").deal(np.arange(1), [seed])
