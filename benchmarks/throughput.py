@@ -53,6 +53,10 @@ TARGETS = {
     "vector_vs_aec_v2": 20.0,
     # every other variant's compiled core against its own AEC loop
     **{f"{short}_vector_vs_aec": 10.0 for short in ("livery", "baby", "jokers", "crazier")},
+    # #29: every AEC env at least level with RLCard's uno env, crazy_eights 2p 2x: the
+    # envs with backend="compiled"
+    **{f"{short}_aec_compiled_vs_rlcard_uno": 2.0 if short == "crazy" else 1.0
+       for short in ("crazy", "livery", "baby", "jokers", "crazier")},
 }
 #: per other variant: its vector row and its AEC row (the ``*_vector_vs_aec`` checks)
 VECTOR_PAIRS = {"livery": ("livery_vector_2p", "livery_aec_2p"),
@@ -170,13 +174,14 @@ def _aec_game(env: Any, game_seed: int, rng: random.Random) -> int:
 
 
 def row_aec(*, env_name: str = "crazy_eights_v1", num_players: int = 2,
-            seed: int = SEED) -> Row:
-    """Our PettingZoo AEC env loop (``agent_iter`` / ``last`` / ``step``).
+            seed: int = SEED, backend: str = "python") -> Row:
+    """Our PettingZoo AEC env loop (``agent_iter`` / ``last`` / ``step``), its game on the
+    Python engine or (``backend="compiled"``) on one table of the compiled core.
 
     Raises ImportError when ``eights.envs.<env_name>`` does not exist (yet).
     """
     module = importlib.import_module(f"eights.envs.{env_name}")
-    env = module.env(num_players=num_players)
+    env = module.env(num_players=num_players, backend=backend)
     rng = random.Random(seed)
 
     def play(game_seed: int) -> tuple[int, dict[str, int]]:
@@ -389,6 +394,14 @@ MEASUREMENTS: dict[str, tuple[str, str, Callable[..., Row], dict[str, Any]]] = {
     "rlcard_uno": ("RLCard uno env", "2", row_rlcard_uno, {}),
     "pettingzoo_classic": ("PettingZoo classic", "2", row_pettingzoo_classic, {}),
 }
+#: the default (v2) AEC rows, each measured again with ``backend="compiled"`` (the game on
+#: one table of the variant's compiled core) as ``<key>_compiled``
+AEC_V2 = {"crazy": "aec_2p_v2", "livery": "livery_aec_2p", "baby": "baby_aec_4p",
+          "jokers": "jokers_aec_3p", "crazier": "crazier_aec_2p"}
+MEASUREMENTS.update({
+    f"{key}_compiled": (f"{MEASUREMENTS[key][0]}, backend=compiled", MEASUREMENTS[key][1],
+                        row_aec, {**MEASUREMENTS[key][3], "backend": "compiled"})
+    for key in AEC_V2.values()})
 
 
 def run_all(seconds: float, *, seed: int = SEED, max_games: int | None = None,
@@ -433,6 +446,10 @@ def ratios(results: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         **{f"{short}_vector_vs_aec": (rate(vector) / rate(aec)
                                       if rate(vector) and rate(aec) else None)
            for short, (vector, aec) in VECTOR_PAIRS.items()},
+        **{f"{short}_aec_compiled_vs_rlcard_uno": (rate(f"{key}_compiled") / uno
+                                                   if rate(f"{key}_compiled") and uno
+                                                   else None)
+           for short, key in AEC_V2.items()},
     }
     out = {}
     for name, value in values.items():
@@ -533,6 +550,9 @@ def report(results: dict[str, dict[str, Any]], checks: dict[str, dict[str, Any]]
         **{f"{short}_vector_vs_aec": (
             f"eights.vector / our AEC loop, {MEASUREMENTS[vector][0].split()[1].rstrip(',')} "
             f"({MEASUREMENTS[vector][1]}p)", 2) for short, (vector, _) in VECTOR_PAIRS.items()},
+        **{f"{short}_aec_compiled_vs_rlcard_uno": (
+            f"{MEASUREMENTS[key][0].removeprefix('eights AEC ')} ({MEASUREMENTS[key][1]}p) / "
+            f"RLCard uno", 2) for short, key in AEC_V2.items()},
     }
     for name, check in checks.items():
         label, digits = labels[name]

@@ -41,7 +41,7 @@ def make_env(variant: str, **options: Any) -> AECEnv:
     """The AEC env of a variant id, as its module's ``env(**options)`` makes it.
 
     ``options`` are the env options (``render_mode``, ``render_seat``,
-    ``illegal_action``, ``illegal_reward``) and the game's config options
+    ``illegal_action``, ``illegal_reward``, ``backend``) and the game's config options
     (``num_players=4``);
     an unknown variant or option is refused naming the known ones.
     """

@@ -17,7 +17,9 @@ ENV_OPTIONS_ROW = (
     '`render_mode` (None, "ansi", "human"), `render_seat` (whose view `render()` shows: None, '
     'the agent to act; a seat 0..n-1 or agent name; "referee", every hand), `illegal_action` '
     '("raise": IllegalActionError, game unchanged; "terminate": the game ends, '
-    '`illegal_reward` (-1) to the agent that played it, 0 to the others), `illegal_reward` (-1)')
+    '`illegal_reward` (-1) to the agent that played it, 0 to the others), `illegal_reward` (-1), '
+    '`backend` ("python": the engine; "compiled": one table of the compiled core, the same '
+    'games, several times faster, newest version only, no stacked decks)')
 
 
 #: the version-history line of every variant's v2: the public history, and why
