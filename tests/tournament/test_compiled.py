@@ -121,3 +121,15 @@ def test_the_command_takes_the_engine_and_says_where_the_games_ran(capsys):
     said = capsys.readouterr()
     assert "--engine compiled: agent 'ismcts:sims=2' is not one of random, greedy, " \
         "heuristic" in " ".join((said.out + said.err).split())
+
+
+@pytest.mark.xdist_group("core-crazy_eights")
+def test_worker_processes_play_compiled_with_the_same_results(tmp_path):
+    """The process backend hands the engine choice to its workers (each loads the core)."""
+    tournament = Tournament("crazy_eights", ("random", "heuristic"), games=40, seed=8)
+    python = run_tournament(tournament, tmp_path / "python", engine="python", report=False)
+    compiled = run_tournament(tournament, tmp_path / "compiled", backend="process", workers=2,
+                              engine="compiled", report=False)
+    assert compiled.compiled and not python.compiled
+    assert [(s.agent, s.wins, s.games) for s in compiled.standings] == \
+        [(s.agent, s.wins, s.games) for s in python.standings]
