@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from eights.tournament import rate
 
 
@@ -84,3 +86,20 @@ def test_orders_must_be_positive():
     for bad in (0, -2, True):
         with pytest.raises(ValueError, match="orders="):
             rate(["a", "b"], [(("a", "b"), (0, 1))], orders=bad)
+
+
+def test_the_update_is_openskills_to_the_bit():
+    """plackett_luce_update is openskill's PlackettLuce.rate for one-player teams: the same
+    floats, ties and every table size from 2 to 8 included."""
+    from eights.tournament.ratings import _model, plackett_luce_update
+
+    model, rng = _model(), random.Random(0)
+    for _ in range(2000):
+        n = rng.randint(2, 8)
+        mus = [rng.uniform(0.0, 50.0) for _ in range(n)]
+        sigmas = [rng.uniform(0.5, 9.0) for _ in range(n)]
+        ranks = [0] * n if rng.random() < 0.2 else [rng.randint(0, n - 1) for _ in range(n)]
+        teams = [[model.rating(mu=m, sigma=s)] for m, s in zip(mus, sigmas, strict=True)]
+        expected = model.rate(teams, ranks=list(ranks))
+        assert plackett_luce_update(model, mus, sigmas, ranks) == \
+            [(team[0].mu, team[0].sigma) for team in expected]
