@@ -448,15 +448,11 @@ def observe(t, prm, offs, scales, seat, out):
         out[offs[O_STOCK]] = scaled(t.stock_len, inv_total)
     decks = prm[P_DECKS]
     discards, unseen = offs[O_DISCARDS], offs[O_UNSEEN]
-    for c in range(CARDS):
+    for c in range(CARDS):  # branch-free: a zero count writes the 0 already there
         on_pile = pile_counts[c]
-        if on_pile:
-            y = np.float32(on_pile) * inv32
-            out[discards + c] = y if y < one else one
+        out[discards + c] = min(np.float32(on_pile) * inv32, one)
         rest = decks - on_pile - hands[base + c]
-        if rest > 0:
-            y = np.float32(rest) * inv32
-            out[unseen + c] = y if y < one else one
+        out[unseen + c] = min(np.float32(rest) * inv32, one)
     scores = t.scores
     for k in range(n):
         x = scores[(seat + k) % n]
@@ -473,10 +469,7 @@ def observe(t, prm, offs, scales, seat, out):
             out[offs[O_DREW_RANK] + 13 * (k - 1) + r - 1] = 1.0
         at, qbase = offs[O_PLAYED] + CARDS * (k - 1), q * CARDS
         for c in range(CARDS):
-            m = played[qbase + c]
-            if m:
-                y = np.float32(m) * inv32
-                out[at + c] = y if y < one else one
+            out[at + c] = min(np.float32(played[qbase + c]) * inv32, one)
         for s in range(4):
             out[offs[O_NAMED] + 4 * (k - 1) + s] = scaled(named[q * 4 + s], 0.25)
         if drawn_since[q]:
