@@ -40,6 +40,16 @@ QUICK_SECONDS = 0.3
 #: CPU seconds a row plays in one turn before the next row plays
 SLICE = 0.25
 
+#: the default (v2) AEC row of each variant; each is measured again with
+#: ``backend="compiled"`` (the game on one table of the variant's compiled core) as
+#: ``<key>_compiled``
+AEC_V2 = {"crazy": "aec_2p_v2", "livery": "livery_aec_2p", "baby": "baby_aec_4p",
+          "jokers": "jokers_aec_3p", "crazier": "crazier_aec_2p"}
+#: per other variant: its vector row and its AEC row (the ``*_vector_vs_aec`` checks)
+VECTOR_PAIRS = {short: (vector, AEC_V2[short]) for short, vector in (
+    ("livery", "livery_vector_2p"), ("baby", "baby_vector_4p"),
+    ("jokers", "jokers_vector_3p"), ("crazier", "crazier_vector_2p"))}
+
 #: the target checks: ratios of decisions/s and absolute rates
 TARGETS = {
     "aec_vs_rlcard_uno_core": 1.4,
@@ -52,17 +62,12 @@ TARGETS = {
     "vector_decisions_per_s": 1_000_000.0,
     "vector_vs_aec_v2": 20.0,
     # every other variant's compiled core against its own AEC loop
-    **{f"{short}_vector_vs_aec": 10.0 for short in ("livery", "baby", "jokers", "crazier")},
+    **{f"{short}_vector_vs_aec": 10.0 for short in VECTOR_PAIRS},
     # #29: every AEC env at least level with RLCard's uno env, crazy_eights 2p 2x: the
     # envs with backend="compiled"
     **{f"{short}_aec_compiled_vs_rlcard_uno": 2.0 if short == "crazy" else 1.0
-       for short in ("crazy", "livery", "baby", "jokers", "crazier")},
+       for short in AEC_V2},
 }
-#: per other variant: its vector row and its AEC row (the ``*_vector_vs_aec`` checks)
-VECTOR_PAIRS = {"livery": ("livery_vector_2p", "livery_aec_2p"),
-                "baby": ("baby_vector_4p", "baby_aec_4p"),
-                "jokers": ("jokers_vector_3p", "jokers_aec_3p"),
-                "crazier": ("crazier_vector_2p", "crazier_aec_2p")}
 
 # A play function plays one game from a seed and returns
 # (decisions, {counter: count}); a Row sums the counters over the timed games.
@@ -394,11 +399,7 @@ MEASUREMENTS: dict[str, tuple[str, str, Callable[..., Row], dict[str, Any]]] = {
     "rlcard_uno": ("RLCard uno env", "2", row_rlcard_uno, {}),
     "pettingzoo_classic": ("PettingZoo classic", "2", row_pettingzoo_classic, {}),
 }
-#: the default (v2) AEC rows, each measured again with ``backend="compiled"`` (the game on
-#: one table of the variant's compiled core) as ``<key>_compiled``
-AEC_V2 = {"crazy": "aec_2p_v2", "livery": "livery_aec_2p", "baby": "baby_aec_4p",
-          "jokers": "jokers_aec_3p", "crazier": "crazier_aec_2p"}
-MEASUREMENTS.update({
+MEASUREMENTS.update({  # the AEC_V2 rows again on the compiled core
     f"{key}_compiled": (f"{MEASUREMENTS[key][0]}, backend=compiled", MEASUREMENTS[key][1],
                         row_aec, {**MEASUREMENTS[key][3], "backend": "compiled"})
     for key in AEC_V2.values()})

@@ -177,8 +177,6 @@ class EightsEnv(AECEnv):
         self.illegal_action = illegal_action
         self.illegal_reward = check_illegal_reward(illegal_reward)
         self.config = engine_cls.Config.from_options_beside(options, ENV_OPTIONS, "env")
-        #: where the game is played (:mod:`eights.envs.tables`): ``"python"`` or ``"compiled"``
-        self.backend = backend
         self._table = make_table(backend, engine_cls(self.config, seed=0), self.config,
                                  self.version)
         self.metadata = dict(self.metadata, name=module_name(engine_cls, self.version))
@@ -198,6 +196,12 @@ class EightsEnv(AECEnv):
         self._seed_rng: np.random.Generator | None = None
         self._stopped = False  # ended by an illegal action (illegal_action="terminate")
         self.agents: list[str] = []
+
+    @property
+    def backend(self) -> str:
+        """Where the game is played (:mod:`eights.envs.tables`): ``"python"`` or
+        ``"compiled"``."""
+        return self._table.backend
 
     @property
     def engine(self) -> Engine:

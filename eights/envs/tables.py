@@ -21,7 +21,6 @@ action, the outcome. Two tables keep that interface:
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Sequence
 from typing import Any
@@ -40,6 +39,8 @@ Outcome = tuple[Sequence[float], bool, bool, list[int], list[int]]
 
 class EngineTable:
     """The game on the variant's Python engine."""
+
+    backend = "python"
 
     def __init__(self, engine: Engine, config: GameConfig, version: int) -> None:
         self.engine = engine
@@ -98,6 +99,8 @@ class EngineTable:
 class CompiledTable:
     """The game on one table of the variant's compiled core (see the module docstring)."""
 
+    backend = "compiled"
+
     def __init__(self, engine: Engine, config: GameConfig, version: int) -> None:
         self._shadow = engine
         self._config, self._version = config, version
@@ -111,10 +114,9 @@ class CompiledTable:
         from ..vector.tables import CompiledTables
 
         variant = type(self._shadow).variant
-        options = {f.name: getattr(self._config, f.name)
-                   for f in dataclasses.fields(self._config)}
         try:
-            self._tables = tables = CompiledTables(variant, 1, self._version, **options)
+            self._tables = tables = CompiledTables(variant, 1, self._version,
+                                                   **self._config.to_dict())
         except ConfigError as err:
             raise ConfigError(f"backend='compiled': {err}") from None
         if state is not None:

@@ -28,8 +28,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..agents import _kind_and_arg
+from ..agents.greedy import card_plays
 from ..config import ConfigError
-from ..engines import engine_class, make_game
+from ..engines import engine_class
 from .play import ACTION_SEPARATOR, GameResult
 from .schedule import ScheduledGame, Tournament
 
@@ -44,7 +45,7 @@ COMPILED_LANES = 256
 #: machine) costs more than the Python engines spend on the games
 AUTO_MIN_GAMES = 2000
 
-_RANDOM, _GREEDY, _HEURISTIC = range(3)
+_GREEDY, _HEURISTIC = COMPILED_KINDS.index("greedy"), COMPILED_KINDS.index("heuristic")
 
 
 def compiled_refusal(tournament: Tournament) -> str | None:
@@ -98,11 +99,8 @@ class CompiledGames:
         options = dict(tournament.options, num_players=tournament.num_players)
         self.tables = CompiledTables(tournament.variant, lanes, **options)
         self.lanes = lanes
-        engine = make_game(tournament.variant, seed=0, config=tournament.config())
-        self._texts = engine.actions.texts
-        # GreedyAgent's test of a card play, over the class's action texts as it reads them
-        class_texts = engine_class(tournament.variant).actions.texts
-        self._plays = np.array([text.startswith("play ") for text in class_texts], bool)
+        self._texts = engine_class(tournament.variant).actions.texts
+        self._plays = card_plays(tournament.variant)  # what greedy prefers, as it reads it
 
     def play_many(self, games: Sequence[ScheduledGame]) -> list[GameResult]:
         results: list[GameResult] = []
@@ -138,11 +136,10 @@ class CompiledGames:
                                                        kind[simple], rngs)
             share = (clock() - asked) / active.size
             tables.step(active, actions)
-            for i, seat, action in zip(active.tolist(), seats.tolist(), actions.tolist(),
-                                       strict=True):
+            np.add.at(decisions, (active, seats), 1)
+            np.add.at(think, (active, seats), share)
+            for i, action in zip(active.tolist(), actions.tolist(), strict=True):
                 played[i].append(action)
-                decisions[i, seat] += 1
-                think[i, seat] += share
             active = active[current[active] >= 0]
         seconds = (time.perf_counter() - started) / count
         return [self._result(g, i, played[i], decisions[i], think[i], seconds)

@@ -63,10 +63,9 @@ class GreedyOpponent(Opponent):
     else a uniformly random legal action (the actions whose text is ``play ...``)."""
 
     def __init__(self, core: Tables, rng: np.random.Generator) -> None:
-        from ..engines import engine_class
+        from ..agents.greedy import card_plays
 
-        texts = engine_class(core.variant).actions.texts
-        self.plays = np.array([t.startswith("play ") for t in texts], bool)
+        self.plays = card_plays(core.variant)
         self.rng = rng
 
     def act(self, tables, obs, masks):

@@ -49,7 +49,6 @@ the Python search of the same seed. A ``prior`` stays with the Python search
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import time
 from typing import Any
@@ -491,8 +490,7 @@ class CompiledSearch:
             raise ConfigError(f"ismcts: core=compiled searches {', '.join(COMPILED)}; "
                               f"{variant!r} has no compiled core (use core=python, the "
                               f"default)")
-        options = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
-        tables = CompiledTables(variant, 1, **options)
+        tables = CompiledTables(variant, 1, **config.to_dict())
         self.engine = engine_class(variant)
         self.core, self.params, self.rules = tables.core, tables.params, tables.rules
         #: whether deals are compiled (:func:`deals_compiled`), else whole positions

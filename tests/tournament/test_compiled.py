@@ -40,7 +40,7 @@ def test_compiled_games_are_the_python_games(variant, players, options):
     assert isinstance(player._compiled, CompiledGames)
     compiled = player.play_many(games)
     assert [_compared(r) for r in compiled] == [_compared(r) for r in python]
-    assert all(len(r.think) == players and r.seconds >= 0 for r in compiled)
+    assert all(len(r.think) == players for r in compiled)
 
 
 @pytest.mark.xdist_group("core-crazy_eights")
