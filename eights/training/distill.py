@@ -13,7 +13,10 @@ better, and the better network guides a better search. Each iteration of
    decisions with a choice, **the search labels the position**: ISMCTS from
    the learner's view with the current policy as its prior (the spec's
    ``prior=`` is set to it, :mod:`eights.agents.ismcts`) gives its visit
-   counts, and the game's end gives the outcome for the learner's seat;
+   counts, and the game's end gives the outcome for the learner's seat. A
+   ``core=compiled`` search labels without the prior (:func:`teacher`): the
+   policy then imitates a search stronger than it on its own (DAgger, Ross,
+   Gordon & Bagnell 2011: the learner's own positions, the expert's labels);
 2. **trains** the network on the labels of the last ``window`` iterations:
    the policy toward the search's visit distribution (cross-entropy over the
    legal actions) and the value toward the outcomes (squared error, weighted
@@ -165,9 +168,22 @@ class Labels:
         return len(self.outcomes)
 
 
+def teacher(search: str, model: str, variant: str) -> Any:
+    """The search that labels: ISMCTS guided by the policy being distilled (``prior=``), or,
+    with ``core=compiled``, the compiled search on its own (the compiled core evaluates no
+    network, and runs tens of times the simulations in the same time): then the policy
+    learns to imitate a search that is stronger than it without its help."""
+    from ..agents.ismcts import ismcts_from_spec
+
+    arg = search.partition(":")[2]
+    agent = ismcts_from_spec(arg, variant=variant)
+    if agent.core == "compiled":
+        return agent
+    return ismcts_from_spec(",".join(filter(None, (arg, f"prior={model}"))), variant=variant)
+
+
 def label_games(task: LabelTask) -> Labels:
     """Play ``task``'s games and label the learner's positions (the module docstring, 1)."""
-    from ..agents.ismcts import ismcts_from_spec
     from ..agents.policy import PolicyAgent
     from .opponents import OpponentPool
     from .privileged import PrivilegedFeatures
@@ -178,9 +194,7 @@ def label_games(task: LabelTask) -> Labels:
     encoder = cls.encoder(config, task.observation_version)
     privileged = PrivilegedFeatures(task.variant, config) if task.privileged else None
     learner = PolicyAgent(task.variant, f"{task.model}?sample")
-    arg = task.search.partition(":")[2]
-    search = ismcts_from_spec(",".join(filter(None, (arg, f"prior={task.model}"))),
-                              variant=task.variant)
+    search = teacher(task.search, task.model, task.variant)
     pool = OpponentPool.parse(task.opponents)
     pool.set_snapshots([task.model])
     obs, masks, targets, outcomes = [], [], [], []
@@ -276,6 +290,7 @@ def distill(settings: DistillSettings, console: Any = None) -> DistillResult:
     require_extra("train", "eights distill")
     import torch
 
+    from ..agents.ismcts import ismcts_from_spec
     from ..agents.policy import NumpyPolicy, PolicyAgent, check_model, observation_version
     from ..progress import ProgressReport
     from .checkpoints import (
@@ -303,6 +318,8 @@ def distill(settings: DistillSettings, console: Any = None) -> DistillResult:
     options = dict(meta["config"])
     version = observation_version(meta)
     OpponentPool.parse(settings.opponents).check(variant)
+    # a spec the variant refuses fails here, not in the first labelling worker
+    ismcts_from_spec(settings.search.partition(":")[2], variant=variant)
     torch.set_num_threads(1)
     run_dir = Path(settings.out)
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
@@ -466,4 +483,4 @@ class _mapper:
 
 
 __all__ = ["BACKENDS", "DistillResult", "DistillSettings", "LabelTask", "Labels", "distill",
-           "fit", "label_games"]
+           "fit", "label_games", "teacher"]

@@ -22,6 +22,7 @@ from eights.training.distill import (
     distill,
     fit,
     label_games,
+    teacher,
 )
 from eights.training.trainer import TrainSettings, train
 
@@ -62,6 +63,29 @@ def test_labels_are_the_searchs_visits_over_the_legal_actions(start):
     again = label_games(task(start))
     for name in ("obs", "masks", "targets", "outcomes"):
         np.testing.assert_array_equal(getattr(again, name), getattr(labels, name))
+
+
+def test_a_compiled_search_labels_on_its_own_and_a_python_one_with_the_policy(start):
+    model = str(start / "final.npz")
+    guided = teacher("ismcts:sims=6", model, "crazy_eights")
+    assert guided.core == "python" and guided.prior is not None
+    alone = teacher("ismcts:sims=200,core=compiled,belief=voids", model, "crazy_eights")
+    assert alone.core == "compiled" and alone.prior is None
+    search = "ismcts:sims=200,core=compiled,belief=voids,opponents=heuristic"
+    labels = label_games(task(start, seeds=(8, 9), search=search))
+    assert labels.games == 2 and len(labels) > 5
+    np.testing.assert_allclose(labels.targets.sum(axis=1), 1.0, rtol=1e-5)
+    assert not labels.targets[~labels.masks].any()
+    # the labels are the compiled search's own visits at the learner's positions: the
+    # same search, seeded alike, gives the same counts again
+    again = label_games(task(start, seeds=(8, 9), search=search))
+    np.testing.assert_array_equal(again.targets, labels.targets)
+
+
+def test_a_search_the_variant_refuses_fails_before_any_labelling(start, tmp_path):
+    with pytest.raises(ConfigError, match="playout=heuristic needs core=compiled"):
+        distill(DistillSettings(start=str(start), out=str(tmp_path / "bad"),
+                                search="ismcts:sims=5,playout=heuristic", progress=False))
 
 
 def test_a_privileged_checkpoints_labels_carry_the_hidden_cards(privileged_start):
