@@ -40,7 +40,7 @@ import numba
 import numpy as np
 
 from . import declared
-from .kernels import best_suit, count32, scaled
+from .kernels import COUNT_TABLE, best_suit, count_tables, scaled
 from .mt import randbelow, seed, shuffle
 
 # frame kinds: the decisions first, in the order of the observation's phase one-hot, then
@@ -84,7 +84,9 @@ FEATURES = ("hand", "top", "suit", "phase", "three_live", "locked", "free", "ext
             "unseen")
 
 # scales: the encodings' factors, each read from the declared field of that feature
-(S_HAND, S_SIZES, S_COUNTS32, S_RUN_LENGTH, S_RUN_NUMBER, S_NAMED, S_DRAWN_SINCE) = range(7)
+(S_SIZES, S_RUN_LENGTH, S_RUN_NUMBER, S_NAMED, S_DRAWN_SINCE, S_HAND_TABLE) = range(6)
+#: the card-count tables (:func:`~eights.vector.kernels.count_tables`) after the factors
+S_COUNT_TABLE = S_HAND_TABLE + COUNT_TABLE
 
 #: the largest table the record holds (every config shares one record type, so numba
 #: compiles the core once): the expanded deck's 17 players and 104 cards
@@ -983,15 +985,9 @@ def _observe_table(t, prm, offs, scales, seat, out):
     direction, who acts, sizes, discards, draws."""
     n = prm[P_PLAYERS]
     base = seat * KINDS
-    inv_hand = scales[S_HAND]
     off = offs[O_HAND]
     for c in range(KINDS):
-        k = t.hands[base + c]
-        if k:
-            v = np.float32(0.0)
-            for _ in range(k):
-                v = np.float32(v + inv_hand)
-            out[off + c] = v
+        out[off + c] = scales[S_HAND_TABLE + t.hands[base + c]]
     if t.pile_len:
         out[offs[O_TOP] + _top(t)] = 1.0
     if 0 <= t.suit < 4:
@@ -1039,30 +1035,24 @@ def _observe_cards(t, prm, offs, scales, seat, out):
     """The card counts: the discards, what each other seat played and is known to hold, and
     the unseen cards (the deck less the hand, the pile and the cards known elsewhere)."""
     n = prm[P_PLAYERS]
-    inv32 = np.float32(scales[S_COUNTS32])
     base = seat * KINDS
     discards, unseen = offs[O_DISCARDS], offs[O_UNSEEN]
-    for c in range(KINDS):
+    for c in range(KINDS):  # branch-free: a zero count writes the 0 already there
         on_pile = t.pile_counts[c]
-        if on_pile:
-            out[discards + c] = count32(on_pile, inv32)
+        out[discards + c] = scales[S_COUNT_TABLE + on_pile]
         rest = prm[P_DECK + c] - on_pile - t.hands[base + c]
         for q in range(n):
             if q != seat:
                 rest -= t.known[_known_at(prm, seat, q, c)]
         if rest > 0:
-            out[unseen + c] = count32(rest, inv32)
+            out[unseen + c] = scales[S_COUNT_TABLE + rest]
     for k in range(1, n):
         q = (seat + k) % n
         played, known = offs[O_PLAYED] + KINDS * (k - 1), offs[O_KNOWN] + KINDS * (k - 1)
         qbase, kbase = q * KINDS, _known_at(prm, seat, q, 0)
         for c in range(KINDS):
-            m = t.played[qbase + c]
-            if m:
-                out[played + c] = count32(m, inv32)
-            m = t.known[kbase + c]
-            if m:
-                out[known + c] = count32(m, inv32)
+            out[played + c] = scales[S_COUNT_TABLE + t.played[qbase + c]]
+            out[known + c] = scales[S_COUNT_TABLE + t.known[kbase + c]]
 
 
 @numba.njit(cache=True)
@@ -1267,15 +1257,13 @@ def _scales(engine: Any, config: Any) -> np.ndarray:
         raise ValueError(f"baby_eating_eights core: the features are not encoded as the "
                          f"compiled core writes them (hand sizes and the stock scaled alike, "
                          f"every card count by the decks){f': {wrong}' if wrong else ''}")
-    scales = np.zeros(7, np.float64)
-    scales[S_HAND] = 1.0 / copies
+    scales = np.zeros(S_HAND_TABLE, np.float64)
     scales[S_SIZES] = 1.0 / sizes
-    scales[S_COUNTS32] = np.float32(1.0 / copies)
     scales[S_RUN_LENGTH] = 1.0 / declared.number(fields["run_length"].scale, config)
     scales[S_RUN_NUMBER] = 1.0 / declared.number(fields["run_number"].scale, config)
     scales[S_NAMED] = 1.0 / fields["named"].each.scale
     scales[S_DRAWN_SINCE] = 1.0 / declared.number(fields["drawn_since"].each.scale, config)
-    return scales
+    return np.concatenate([scales, count_tables(copies)])
 
 
 def compile_config(engine: Any, config: Any, encoder: Any

@@ -28,7 +28,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from .kernels import best_suit, scaled, score_returns
+from .kernels import COUNT_TABLE, best_suit, count_tables, scaled, score_returns
 from .mt import randbelow, seed, shuffle
 from .records import fill_pile_record
 
@@ -43,6 +43,10 @@ CARDS = 52
 (P_PLAYERS, P_DECKS, P_HAND, P_MATCH, P_SCORE_REWARD, P_MAX_TURNS, P_TARGET, P_KING,
  P_KEEP) = range(9)
 NUM_PARAMS = 9
+
+# scales: the observation's float numbers, then its card-count tables
+S_TOTAL, S_TARGET, S_HAND_TABLE = range(3)
+S_COUNT_TABLE = S_HAND_TABLE + COUNT_TABLE
 
 # offsets: the observation's features, in the v2 layout's order
 O_HAND, O_TOP, O_SUIT, O_PHASE, O_DRAWN, O_DIRECTION, O_TO_ACT, O_HAND_SIZES, O_STOCK, \
@@ -293,14 +297,16 @@ def legal_actions(t, prm, out):
     k = 0
     frame = t.frame
     if frame == TURN:
+        hands = t.hands
         base = t.frame_seat * CARDS
-        top_rank, suit = _top(t) % 13 + 1, t.suit
-        for c in range(CARDS):
-            if t.hands[base + c]:
-                rank = c % 13 + 1
-                if rank == 8 or c // 13 == suit or rank == top_rank:
+        top_rank, suit = _top(t) % 13, t.suit
+        c = 0
+        for s in range(4):  # suit by rank, as the ids run: no division per card
+            for r in range(13):
+                if hands[base + c] and (r == 7 or s == suit or r == top_rank):
                     out[k] = c
                     k += 1
+                c += 1
         if _can_draw(t):
             out[k] = DRAW
             k += 1
@@ -409,23 +415,16 @@ def returns(t, prm, out):
 @numba.njit(cache=True)
 def observe(t, prm, offs, scales, seat, out):
     """Write ``seat``'s v2 observation into ``out`` (zeroed here), feature for feature as
-    the Python encoder writes it. ``scales``: 1/decks, 1/total cards, 1/target score,
-    float32(1/decks)."""
+    the Python encoder writes it. ``scales``: 1/total cards, 1/target score, then the
+    card-count tables of :func:`~eights.vector.kernels.count_tables`."""
     out[:] = 0.0
     n = prm[P_PLAYERS]
-    inv_decks, inv_total, inv_target = scales[0], scales[1], scales[2]
-    inv32 = np.float32(scales[3])
-    one = np.float32(1.0)
+    inv_total, inv_target = scales[S_TOTAL], scales[S_TARGET]
     hands, pile_counts, played = t.hands, t.pile_counts, t.played
     base = seat * CARDS
     off = offs[O_HAND]
     for c in range(CARDS):
-        k = hands[base + c]
-        if k:
-            v = np.float32(0.0)
-            for _ in range(k):
-                v = np.float32(v + inv_decks)
-            out[off + c] = v
+        out[off + c] = scales[S_HAND_TABLE + hands[base + c]]
     if t.pile_len:
         out[offs[O_TOP] + t.pile[t.pile_len - 1]] = 1.0
     suit = t.suit
@@ -450,9 +449,8 @@ def observe(t, prm, offs, scales, seat, out):
     discards, unseen = offs[O_DISCARDS], offs[O_UNSEEN]
     for c in range(CARDS):  # branch-free: a zero count writes the 0 already there
         on_pile = pile_counts[c]
-        out[discards + c] = min(np.float32(on_pile) * inv32, one)
-        rest = decks - on_pile - hands[base + c]
-        out[unseen + c] = min(np.float32(rest) * inv32, one)
+        out[discards + c] = scales[S_COUNT_TABLE + on_pile]
+        out[unseen + c] = scales[S_COUNT_TABLE + decks - on_pile - hands[base + c]]
     scores = t.scores
     for k in range(n):
         x = scores[(seat + k) % n]
@@ -469,7 +467,7 @@ def observe(t, prm, offs, scales, seat, out):
             out[offs[O_DREW_RANK] + 13 * (k - 1) + r - 1] = 1.0
         at, qbase = offs[O_PLAYED] + CARDS * (k - 1), q * CARDS
         for c in range(CARDS):
-            out[at + c] = min(np.float32(played[qbase + c]) * inv32, one)
+            out[at + c] = scales[S_COUNT_TABLE + played[qbase + c]]
         for s in range(4):
             out[offs[O_NAMED] + 4 * (k - 1) + s] = scaled(named[q * 4 + s], 0.25)
         if drawn_since[q]:
@@ -547,9 +545,8 @@ def compile_config(engine, config, encoder):
     params[P_KING] = config.king_draw
     params[P_KEEP] = int(config.may_keep_drawn_card)
     offsets = np.array([encoder.offsets[f] for f in FEATURES], np.int64)
-    scales = np.array([1.0 / config.num_decks, 1.0 / (52 * config.num_decks),
-                       1.0 / config.target_score, np.float32(1.0 / config.num_decks)],
-                      np.float64)
+    scales = np.concatenate([[1.0 / (52 * config.num_decks), 1.0 / config.target_score],
+                             count_tables(config.num_decks)])
     return params, offsets, scales
 
 

@@ -34,7 +34,7 @@ import numba
 import numpy as np
 
 from . import declared
-from .kernels import best_suit, count32, scaled, score_returns
+from .kernels import COUNT_TABLE, best_suit, count_tables, scaled, score_returns
 from .mt import randbelow, seed, shuffle
 from .records import fill_pile_record
 
@@ -63,7 +63,9 @@ FEATURES = ("hand", "top", "suit", "phase", "pending", "offender", "direction", 
             "named", "drawn_since", "unseen")
 
 # scales: the encodings' factors, each read from the declared field of that feature
-(S_HAND, S_SIZES, S_SCORES, S_COUNTS32, S_PENDING, S_NAMED, S_DRAWN_SINCE) = range(7)
+(S_SIZES, S_SCORES, S_PENDING, S_NAMED, S_DRAWN_SINCE, S_HAND_TABLE) = range(6)
+#: the card-count tables (:func:`~eights.vector.kernels.count_tables`) after the factors
+S_COUNT_TABLE = S_HAND_TABLE + COUNT_TABLE
 
 #: the largest table the record holds: every config shares one record type, so numba
 #: compiles the core once, not once per (players, decks)
@@ -492,15 +494,9 @@ def _observe_table(t, prm, offs, scales, seat, out):
     pending pick-up, the offender, direction, who acts, sizes, discards, scores, draws."""
     n = prm[P_PLAYERS]
     base = seat * CARDS
-    inv_hand = scales[S_HAND]
     off = offs[O_HAND]
     for c in range(CARDS):
-        k = t.hands[base + c]
-        if k:
-            v = np.float32(0.0)
-            for _ in range(k):
-                v = np.float32(v + inv_hand)
-            out[off + c] = v
+        out[off + c] = scales[S_HAND_TABLE + t.hands[base + c]]
     if t.pile_len:
         out[offs[O_TOP] + t.pile[t.pile_len - 1]] = 1.0
     if 0 <= t.suit < 4:
@@ -542,22 +538,16 @@ def _observe_table(t, prm, offs, scales, seat, out):
 def _observe_cards(t, prm, offs, scales, seat, out):
     """The card counts: the discards, what each other seat played, and the unseen cards."""
     n, decks = prm[P_PLAYERS], prm[P_DECKS]
-    inv32 = np.float32(scales[S_COUNTS32])
     base = seat * CARDS
     discards, unseen = offs[O_DISCARDS], offs[O_UNSEEN]
-    for c in range(CARDS):
+    for c in range(CARDS):  # branch-free: a zero count writes the 0 already there
         on_pile = t.pile_counts[c]
-        if on_pile:
-            out[discards + c] = count32(on_pile, inv32)
-        rest = decks - on_pile - t.hands[base + c]
-        if rest > 0:
-            out[unseen + c] = count32(rest, inv32)
+        out[discards + c] = scales[S_COUNT_TABLE + on_pile]
+        out[unseen + c] = scales[S_COUNT_TABLE + decks - on_pile - t.hands[base + c]]
     for k in range(1, n):
         at, qbase = offs[O_PLAYED] + CARDS * (k - 1), ((seat + k) % n) * CARDS
         for c in range(CARDS):
-            m = t.played[qbase + c]
-            if m:
-                out[at + c] = count32(m, inv32)
+            out[at + c] = scales[S_COUNT_TABLE + t.played[qbase + c]]
 
 
 @numba.njit(cache=True)
@@ -673,19 +663,18 @@ def _scales(engine: Any, config: Any) -> np.ndarray:
     copies = declared.number(fields["discards"].copies, config) if not wrong else 0.0
     if wrong or sizes != declared.number(fields["stock"].scale, config) or any(
             declared.number(c, config) != copies
-            for c in (fields["unseen"].copies, fields["played"].each.copies)):
+            for c in (fields["unseen"].copies, fields["played"].each.copies,
+                      fields["hand"].copies)):
         raise ValueError(f"livery_eights core: the features are not encoded as the compiled "
                          f"core writes them (hand sizes and the stock scaled alike, every "
                          f"card count by the decks){f': {wrong}' if wrong else ''}")
-    scales = np.zeros(7, np.float64)
-    scales[S_HAND] = 1.0 / declared.number(fields["hand"].copies, config)
+    scales = np.zeros(S_HAND_TABLE, np.float64)
     scales[S_SIZES] = 1.0 / sizes
     scales[S_SCORES] = 1.0 / declared.number(fields["scores"].each.scale, config)
-    scales[S_COUNTS32] = np.float32(1.0 / copies)
     scales[S_PENDING] = 1.0 / declared.number(fields["pending"].scale, config)
     scales[S_NAMED] = 1.0 / declared.number(fields["named"].each.scale, config)
     scales[S_DRAWN_SINCE] = 1.0 / declared.number(fields["drawn_since"].each.scale, config)
-    return scales
+    return np.concatenate([scales, count_tables(copies)])
 
 
 def compile_config(engine: Any, config: Any, encoder: Any
