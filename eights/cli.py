@@ -186,7 +186,8 @@ def _train(args: argparse.Namespace, console: Console) -> int:
 DISTILL_FLAGS = {
     "--out": ("out", str, "run directory (default runs/distill)"),
     "--search": ("search", str, "the labelling search, an ismcts spec without prior (the "
-                                "policy being distilled guides it; default ismcts:sims=50)"),
+                                "policy being distilled guides it, unless core=compiled; "
+                                "default ismcts:sims=50)"),
     "--opponents": ("opponents", str, "opponents in the labelling games; 'self' is the "
                                       "current policy (default heuristic,self)"),
     "--games": ("games", int, "labelling games per iteration (default 32)"),
@@ -204,6 +205,9 @@ DISTILL_FLAGS = {
     "--backend": ("backend", str, "where the labelling games run: serial, process or ray"),
     "--workers": ("workers", int, "processes or Ray tasks at once (default: the CPUs)"),
     "--ray-address": ("ray_address", str, "a Ray cluster to label on (with --backend ray)"),
+    "--labels-from": ("labels_from", lambda text: tuple(filter(None, text.split(","))),
+                      "earlier runs' directories (comma-separated) whose saved labels of a "
+                      "core=compiled search start the window"),
 }
 
 

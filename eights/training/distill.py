@@ -17,7 +17,8 @@ better, and the better network guides a better search. Each iteration of
    ``core=compiled`` search labels without the prior (:func:`teacher`): the
    policy then imitates a search stronger than it on its own (DAgger, Ross,
    Gordon & Bagnell 2011: the learner's own positions, the expert's labels);
-2. **trains** the network on the labels of the last ``window`` iterations:
+2. **trains** the network on the labels of the last ``window`` iterations
+   (earlier runs' saved labels first, with ``labels_from``):
    the policy toward the search's visit distribution (cross-entropy over the
    legal actions) and the value toward the outcomes (squared error, weighted
    by ``value_weight``), with the checkpoint's own optimizer;
@@ -41,6 +42,8 @@ The run directory::
     OUT/settings.json              what was asked for
     OUT/checkpoints/iter_NNN.zip   one per iteration (iter_000: the start)
     OUT/iter_NNN.npz               their exported policies, what the search is guided by
+    OUT/labels/iter_NNN.npz        each iteration's labels (``labels_from`` reuses them)
+    OUT/labels/about.json          what they fit: variant, table, observation, search
     OUT/distill.csv                per iteration: positions, losses, evaluation
     OUT/best.zip, best.npz         the best iteration by its evaluation
     OUT/final.zip, final.npz       the last
@@ -99,6 +102,10 @@ class DistillSettings:
     backend: str = "serial"
     workers: int | None = None
     ray_address: str | None = None
+    #: earlier runs' directories whose saved labels (``labels/``) start the window: a
+    #: compiled search's labels do not depend on the policy, so they stay good for a
+    #: network of the same variant, table and observation
+    labels_from: tuple[str, ...] = ()
     progress: bool = True
 
     def check(self) -> None:
@@ -166,6 +173,45 @@ class Labels:
 
     def __len__(self) -> int:
         return len(self.outcomes)
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(path, obs=self.obs, masks=self.masks, targets=self.targets,
+                            outcomes=self.outcomes, games=np.int64(self.games))
+
+    @classmethod
+    def load(cls, path: Path) -> Labels:
+        with np.load(path) as data:
+            return cls(data["obs"], data["masks"], data["targets"], data["outcomes"],
+                       games=int(data["games"]))
+
+
+#: what a run's ``labels/about.json`` records: what its labels fit
+LABEL_KEYS = ("variant", "config", "observation_version", "privileged", "search")
+
+
+def reused_labels(run_dirs: Sequence[str], about: dict[str, Any]) -> list[Labels]:
+    """The saved labels of earlier runs, each iteration's in order, if they fit a network
+    described by ``about`` (:data:`LABEL_KEYS`): the same variant, table, observation and
+    privileged features, and a compiled search (a guided search's labels describe the
+    policy that guided it, not the one being trained now)."""
+    found: list[Labels] = []
+    for run_dir in run_dirs:
+        folder = Path(run_dir) / "labels"
+        info = folder / "about.json"
+        if not info.is_file():
+            raise ConfigError(f"labels from {run_dir!r}: no {info} (a distill run saves its "
+                              f"labels there)")
+        saved = json.loads(info.read_text())
+        for key in LABEL_KEYS[:-1]:
+            if saved.get(key) != json.loads(json.dumps(about[key])):  # as saved: lists
+                raise ConfigError(f"labels from {run_dir!r} were made for {key} "
+                                  f"{saved.get(key)!r}, this run trains {about[key]!r}")
+        if "core=compiled" not in saved.get("search", ""):
+            raise ConfigError(f"labels from {run_dir!r} are a policy-guided search's "
+                              f"({saved.get('search')!r}); only a core=compiled search's "
+                              f"labels can train another policy")
+        found.extend(Labels.load(f) for f in sorted(folder.glob("iter_*.npz")))
+    return found
 
 
 def teacher(search: str, model: str, variant: str) -> Any:
@@ -320,13 +366,24 @@ def distill(settings: DistillSettings, console: Any = None) -> DistillResult:
     OpponentPool.parse(settings.opponents).check(variant)
     # a spec the variant refuses fails here, not in the first labelling worker
     ismcts_from_spec(settings.search.partition(":")[2], variant=variant)
-    torch.set_num_threads(1)
     run_dir = Path(settings.out)
+    if any(Path(d).resolve() == run_dir.resolve() for d in settings.labels_from):
+        raise ConfigError(f"labels from {settings.out!r}: the run's own directory, whose "
+                          f"labels it overwrites; write the new run to another --out")
+    about = {"variant": variant, "config": options, "observation_version": version,
+             "privileged": bool(meta.get("privileged_features")), "search": settings.search}
+    window: list[Labels] = reused_labels(settings.labels_from, about)
+    torch.set_num_threads(1)
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
     (run_dir / "settings.json").write_text(json.dumps(dataclasses.asdict(settings), indent=2))
     csv_path = run_dir / "distill.csv"
     if csv_path.exists():
         csv_path.unlink()
+    label_dir = run_dir / "labels"
+    label_dir.mkdir(exist_ok=True)
+    for old_labels in label_dir.glob("iter_*.npz"):
+        old_labels.unlink()
+    (label_dir / "about.json").write_text(json.dumps(about, indent=2))
     log = console.log if console is not None else (lambda *a: None)
     started = time.perf_counter()
     rng = np.random.default_rng(settings.seed)
@@ -370,7 +427,9 @@ def distill(settings: DistillSettings, console: Any = None) -> DistillResult:
 
     current = checkpoint(0, {"positions": 0})
     measure(0, current, 0, 0, None)
-    window: list[Labels] = []
+    if window:
+        log(f"{sum(len(w) for w in window):,} labelled positions reused from "
+            f"{', '.join(settings.labels_from)}")
     done = 0
     with _mapper(settings) as run_tasks:
         for iteration in range(1, settings.iterations + 1):
@@ -393,6 +452,7 @@ def distill(settings: DistillSettings, console: Any = None) -> DistillResult:
                     parts.append(labels)
                     progress.update(sum(p.games for p in parts))
             labels = Labels.concat(parts)
+            labels.save(label_dir / f"iter_{iteration:03d}.npz")
             window = [*window, labels][-settings.window:]
             losses = fit(model, Labels.concat(window), settings, rng)
             current = checkpoint(iteration, {"positions": len(labels),
@@ -483,4 +543,4 @@ class _mapper:
 
 
 __all__ = ["BACKENDS", "DistillResult", "DistillSettings", "LabelTask", "Labels", "distill",
-           "fit", "label_games", "teacher"]
+           "fit", "label_games", "reused_labels", "teacher"]

@@ -22,6 +22,7 @@ from eights.training.distill import (
     distill,
     fit,
     label_games,
+    reused_labels,
     teacher,
 )
 from eights.training.trainer import TrainSettings, train
@@ -207,3 +208,79 @@ def test_a_policy_alone_starts_a_run_with_a_new_value_network(tmp_path):
 def test_an_unknown_start_is_refused(tmp_path):
     with pytest.raises(ConfigError, match="neither a checkpoint"):
         distill(DistillSettings(start="no-such-model", out=str(tmp_path / "n"), progress=False))
+
+
+COMPILED_TEACHER = "ismcts:sims=50,core=compiled"
+
+
+@pytest.fixture(scope="module")
+def labelled(start, tmp_path_factory):
+    """A one-iteration run labelled by a compiled search: its labels saved for reuse."""
+    out = tmp_path_factory.mktemp("labelled") / "run"
+    distill(DistillSettings(start=str(start), out=str(out), search=COMPILED_TEACHER,
+                            games=2, iterations=1, eval_games=2, progress=False))
+    return out
+
+
+def test_a_run_saves_each_iterations_labels_and_what_they_fit(labelled):
+    about = json.loads((labelled / "labels" / "about.json").read_text())
+    assert about["variant"] == "crazy_eights" and about["search"] == COMPILED_TEACHER
+    assert about["observation_version"] == 2 and about["privileged"] is False
+    saved = Labels.load(labelled / "labels" / "iter_001.npz")
+    assert saved.games == 2 and len(saved) > 0
+    assert saved.obs.shape[1] == PolicyAgent("crazy_eights",
+                                             str(labelled / "final.npz"))._net.inputs
+
+
+def test_reused_labels_train_the_next_run_first(start, labelled, tmp_path, monkeypatch):
+    import eights.training.distill as module
+
+    seen = []
+    real_fit = module.fit
+    monkeypatch.setattr(module, "fit", lambda model, data, *a: seen.append(len(data))
+                        or real_fit(model, data, *a))
+    saved = Labels.load(labelled / "labels" / "iter_001.npz")
+    out = tmp_path / "next"
+    distill(DistillSettings(start=str(start), out=str(out), search=COMPILED_TEACHER, games=1,
+                            iterations=1, eval_games=2, labels_from=(str(labelled),),
+                            progress=False))
+    new = Labels.load(out / "labels" / "iter_001.npz")
+    assert seen == [len(saved) + len(new)]
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"variant": "livery_eights"}, "made for variant 'crazy_eights'"),
+    ({"config": {"num_players": 3}}, "made for config"),
+    ({"observation_version": 1}, "made for observation_version 2"),
+    ({"privileged": True}, "made for privileged False"),
+])
+def test_labels_for_another_network_are_refused(labelled, change, message):
+    about = json.loads((labelled / "labels" / "about.json").read_text())
+    with pytest.raises(ConfigError, match=message):
+        reused_labels([str(labelled)], {**about, **change})
+
+
+def test_only_a_compiled_searchs_labels_and_never_the_runs_own_are_reused(start, labelled,
+                                                                           tmp_path):
+    guided = tmp_path / "guided"
+    (guided / "labels").mkdir(parents=True)
+    about = json.loads((labelled / "labels" / "about.json").read_text())
+    (guided / "labels" / "about.json").write_text(json.dumps({**about,
+                                                              "search": "ismcts:sims=5"}))
+    with pytest.raises(ConfigError, match="policy-guided search"):
+        reused_labels([str(guided)], about)
+    with pytest.raises(ConfigError, match=r"no .*about\.json"):
+        reused_labels([str(tmp_path)], about)
+    with pytest.raises(ConfigError, match="the run's own directory"):
+        distill(DistillSettings(start=str(start), out=str(labelled), search=COMPILED_TEACHER,
+                                labels_from=(str(labelled),), progress=False))
+    assert (labelled / "labels" / "iter_001.npz").is_file()  # untouched
+
+
+def test_the_command_takes_labels_from_earlier_runs(start, labelled, tmp_path):
+    out = tmp_path / "cli"
+    code = main(["distill", str(start), "--out", str(out), "--search", COMPILED_TEACHER,
+                 "--games", "1", "--iterations", "1", "--eval-games", "2",
+                 "--labels-from", f"{labelled},", "--no-progress"])
+    assert code == 0
+    assert json.loads((out / "settings.json").read_text())["labels_from"] == [str(labelled)]
