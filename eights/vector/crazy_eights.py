@@ -28,7 +28,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from .kernels import COUNT_TABLE, best_suit, count_tables, scaled, score_returns
+from .kernels import COUNT_TABLE, ahead, best_suit, count_tables, scaled, score_returns
 from .mt import randbelow, seed, shuffle
 from .records import fill_pile_record
 
@@ -105,7 +105,7 @@ def _can_draw(t):
 
 @numba.njit(cache=True, inline="always")
 def _next_seat(t, prm, seat, steps):
-    return (seat + steps * t.direction) % prm[P_PLAYERS]
+    return ahead(seat, steps * t.direction, prm[P_PLAYERS])
 
 
 @numba.njit(cache=True)
@@ -437,10 +437,10 @@ def observe(t, prm, offs, scales, seat, out):
     if t.direction == 1:
         out[offs[O_DIRECTION]] = 1.0
     if current >= 0:
-        out[offs[O_TO_ACT] + (current - seat) % n] = 1.0
+        out[offs[O_TO_ACT] + ahead(current, n - seat, n)] = 1.0
     hand_len = t.hand_len
     for k in range(1, n):
-        q = (seat + k) % n
+        q = ahead(seat, k, n)
         if hand_len[q]:
             out[offs[O_HAND_SIZES] + k - 1] = scaled(hand_len[q], inv_total)
     if t.stock_len:
@@ -453,12 +453,12 @@ def observe(t, prm, offs, scales, seat, out):
         out[unseen + c] = scales[S_COUNT_TABLE + decks - on_pile - hands[base + c]]
     scores = t.scores
     for k in range(n):
-        x = scores[(seat + k) % n]
+        x = scores[ahead(seat, k, n)]
         if x:
             out[offs[O_SCORES] + k] = scaled(x, inv_target)
     drew_suit, drew_rank, named, drawn_since = t.drew_suit, t.drew_rank, t.named, t.drawn_since
     for k in range(1, n):
-        q = (seat + k) % n
+        q = ahead(seat, k, n)
         s = drew_suit[q]
         if 0 <= s < 4:
             out[offs[O_DREW_SUIT] + 4 * (k - 1) + s] = 1.0

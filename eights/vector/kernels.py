@@ -56,6 +56,17 @@ def best_suit(t, seat):
 
 
 @numba.njit(cache=True, inline="always")
+def ahead(seat, k, n):
+    """The seat ``k`` places after ``seat`` at a table of ``n`` (``0 <= seat < n``,
+    ``-n <= k <= n``): ``(seat + k) % n`` without the division, which costs more than the
+    rest of an observation's loop over the seats."""
+    q = seat + k
+    if q >= n:
+        return q - n
+    return q + n if q < 0 else q
+
+
+@numba.njit(cache=True, inline="always")
 def scaled(x, inv):
     """A number as :class:`~eights.engines.encoding.Scaled` writes it: ``x * inv``, at most 1
     (float64 arithmetic)."""
