@@ -222,7 +222,8 @@ def parse(text: str, where: str) -> None:
             spec = spec.partition("@")[0]
             if spec == "self" or (spec.startswith("policy:") and "." in spec):
                 continue  # the learner's own checkpoints; a model the command trains first
-            check_agent_spec(spec, args.variant or "crazy_eights", players)
+            # (distill takes its variant from the checkpoint it starts from)
+            check_agent_spec(spec, getattr(args, "variant", None) or "crazy_eights", players)
 
 
 def doc_id(path: Path) -> str:
