@@ -114,10 +114,7 @@ def _serial(tournament: Tournament, games: Sequence[ScheduledGame],
 # ---------------------------------------------------------------- processes
 def _processes(tournament: Tournament, games: Sequence[ScheduledGame],
                workers: int, compiled: bool = False) -> Iterator[GameResult]:
-    # spawn, not fork: the parent may run threads (the progress bar, Ray, torch)
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                               initargs=(os.getpid(),))
+    pool = watched_pool(workers)
 
     def wait_any(pending: list[Future]) -> tuple[list[list[GameResult]], list[Future]]:
         done, rest = wait(pending, return_when=FIRST_COMPLETED)
@@ -137,6 +134,14 @@ def _processes(tournament: Tournament, games: Sequence[ScheduledGame],
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def watched_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` local processes that end when this process dies, however it
+    dies (the module docstring): the tournaments' and ``eights distill``'s."""
+    # spawn, not fork: the parent may run threads (the progress bar, Ray, torch)
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_start_worker, initargs=(os.getpid(),))
+
+
 #: seconds between a worker's checks that its parent is still there
 PARENT_POLL = 1.0
 #: seconds a worker whose parent died gives its agents to close (external bots) before exiting
@@ -144,7 +149,7 @@ CLOSE_GRACE = 3.0
 
 
 def _start_worker(parent_pid: int) -> None:
-    """Worker initializer: end this worker when ``parent_pid`` (the tournament) dies."""
+    """Worker initializer: end this worker when ``parent_pid`` (its pool's owner) dies."""
     threading.Thread(target=_watch_parent, args=(parent_pid,), name="eights-parent-watch",
                      daemon=True).start()
 
@@ -175,7 +180,8 @@ def _parent_gone(parent_pid: int, sentinel_ready: bool) -> bool:
 
 
 def _exit_orphaned() -> None:
-    """Close this worker's agents (stopping external bots), briefly, then exit at once."""
+    """Close this worker's tournament agents if it has any (stopping external bots),
+    briefly, then exit at once."""
     player = _worker
     if player is not None:
         closer = threading.Thread(target=player.close, daemon=True)

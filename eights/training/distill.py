@@ -517,11 +517,9 @@ class _mapper:
         if backend == "serial":
             return lambda fn, tasks: map(fn, tasks)
         if backend == "process":
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
+            from ..tournament.backends import watched_pool
 
-            pool = ProcessPoolExecutor(workers or _default_workers(),
-                                       mp_context=multiprocessing.get_context("spawn"))
+            pool = watched_pool(workers or _default_workers())  # gone when this run is
             self._close = lambda: pool.shutdown(wait=True, cancel_futures=True)
             return lambda fn, tasks: pool.map(fn, tasks)
         from ..extras import connect_ray

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 import zipfile
 
 import numpy as np
@@ -284,3 +289,43 @@ def test_the_command_takes_labels_from_earlier_runs(start, labelled, tmp_path):
                  "--labels-from", f"{labelled},", "--no-progress"])
     assert code == 0
     assert json.loads((out / "settings.json").read_text())["labels_from"] == [str(labelled)]
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads /proc (Linux)")
+def test_the_labelling_workers_of_a_killed_run_exit():
+    """A distill run killed outright (SIGKILL, an out-of-memory kill) leaves no worker
+    labelling on: its pool's workers watch the run's process as a tournament's do."""
+    from tests.tournament.test_backends import alive, children, command_line
+
+    script = ("import sys, time\n"
+              "from eights.training.distill import DistillSettings, _mapper\n"
+              "with _mapper(DistillSettings(start='x', backend='process', workers=2)) as run:\n"
+              "    jobs = run(time.sleep, [60, 60])\n"
+              "    print('ready', flush=True)\n"
+              "    list(jobs)\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    spawned: dict[int, int] = {}
+    try:
+        assert proc.stdout.readline().strip() == "ready", proc.stderr.read()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # until both workers are up
+            spawned = children(proc.pid)
+            if sum("spawn_main" in command_line(pid) for pid in spawned) == 2:
+                break
+            time.sleep(0.1)
+        assert sum("spawn_main" in command_line(pid) for pid in spawned) == 2, spawned
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and any(alive(p, t) for p, t in spawned.items()):
+            time.sleep(0.05)
+        left = {pid: command_line(pid) for pid, t in spawned.items() if alive(pid, t)}
+        assert not left, f"still running 5 s after their run was killed: {left}"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for pid, started in spawned.items():
+            if alive(pid, started):
+                os.kill(pid, signal.SIGKILL)
