@@ -44,7 +44,8 @@ The run directory::
     OUT/iter_NNN.npz               their exported policies, what the search is guided by
     OUT/labels/iter_NNN.npz        each iteration's labels (``labels_from`` reuses them)
     OUT/labels/about.json          what they fit: variant, table, observation, search
-    OUT/distill.csv                per iteration: positions, losses, evaluation
+    OUT/distill.csv                per iteration: positions, losses (and on the new labels
+                                   before training on them, :func:`fresh_fit`), evaluation
     OUT/best.zip, best.npz         the best iteration by its evaluation
     OUT/final.zip, final.npz       the last
 """
@@ -73,6 +74,7 @@ LABEL_SEED = 3_000_000_000
 #: deals per (seed, iteration): a run may label up to this many games an iteration
 GAMES_PER_ITERATION_MAX = 100_000
 CSV_FIELDS = ("iteration", "seconds", "games", "positions", "policy_loss", "value_loss",
+              "fresh_policy_loss", "agreement",
               "opponent", "eval_games", "win_rate", "ci_low", "ci_high")
 
 
@@ -300,9 +302,7 @@ def fit(model: Any, data: Labels, settings: DistillSettings,
         sums, batches = [0.0, 0.0], 0
         for start in range(0, len(order), settings.batch_size):
             idx = th.as_tensor(order[start:start + settings.batch_size])
-            features = policy.extract_features(obs[idx])
-            latent_pi, latent_vf = policy.mlp_extractor(features)
-            logits = policy.action_net(latent_pi).masked_fill(~masks[idx], -1e9)
+            logits, latent_vf = _masked_logits(policy, obs[idx], masks[idx])
             policy_loss = -(targets[idx] * th.log_softmax(logits, -1)).sum(-1).mean()
             value_loss = th.nn.functional.mse_loss(policy.value_net(latent_vf).flatten(),
                                                    outcomes[idx])
@@ -317,6 +317,30 @@ def fit(model: Any, data: Labels, settings: DistillSettings,
         losses = (sums[0] / batches, sums[1] / batches)
     policy.set_training_mode(False)
     return losses
+
+
+def fresh_fit(model: Any, data: Labels) -> tuple[float, float]:
+    """How well the network knows labels it has not trained on: the policy's cross-entropy
+    to them, and how often its likeliest action is the search's most visited. Taken on each
+    iteration's new labels before the network trains on them, so a loss that falls only on
+    the window it trains on (memorised) shows apart from one that falls here (learned)."""
+    import torch as th
+
+    policy = model.policy
+    policy.set_training_mode(False)
+    with th.no_grad():
+        targets = th.as_tensor(data.targets)
+        logits, _ = _masked_logits(policy, th.as_tensor(data.obs), th.as_tensor(data.masks))
+        loss = -(targets * th.log_softmax(logits, -1)).sum(-1).mean().item()
+        agreement = (logits.argmax(-1) == targets.argmax(-1)).float().mean().item()
+    return loss, agreement
+
+
+def _masked_logits(policy: Any, obs: Any, masks: Any) -> tuple[Any, Any]:
+    """The policy's logits over the actions, the illegal ones masked out, and the value
+    network's latent (for the value loss)."""
+    latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(obs))
+    return policy.action_net(latent_pi).masked_fill(~masks, -1e9), latent_vf
 
 
 @dataclasses.dataclass
@@ -399,7 +423,8 @@ def distill(settings: DistillSettings, console: Any = None) -> DistillResult:
         return export_policy(path, run_dir / f"iter_{iteration:03d}.npz")
 
     def measure(iteration: int, npz: Path, games: int, positions: int,
-                losses: tuple[float, float] | None) -> None:
+                losses: tuple[float, float] | None,
+                fresh: tuple[float, float] | None) -> None:
         nonlocal best
         agent = PolicyAgent(variant, str(npz))
         result = evaluate(agent, settings.eval_opponent, variant, settings.eval_games,
@@ -409,6 +434,8 @@ def distill(settings: DistillSettings, console: Any = None) -> DistillResult:
                "games": games, "positions": positions,
                "policy_loss": "" if losses is None else round(losses[0], 4),
                "value_loss": "" if losses is None else round(losses[1], 4),
+               "fresh_policy_loss": "" if fresh is None else round(fresh[0], 4),
+               "agreement": "" if fresh is None else round(fresh[1], 4),
                "opponent": settings.eval_opponent, "eval_games": result.games,
                "win_rate": round(result.win_rate, 4), "ci_low": round(low, 4),
                "ci_high": round(high, 4)}
@@ -420,13 +447,14 @@ def distill(settings: DistillSettings, console: Any = None) -> DistillResult:
         rows.append(row)
         if result.win_rate > best[0]:
             best = (result.win_rate, iteration)
-        what = (f"{positions:,} positions from {games} games" if iteration
-                else f"the start, {start.name}")
+        what = (f"{positions:,} positions from {games} games, "
+                f"{fresh[1]:.1%} of them on the search's choice before training"
+                if fresh is not None else f"the start, {start.name}")
         log(f"iteration {iteration} ({what}): win rate vs {settings.eval_opponent} "
             f"{result.win_rate:.1%} [{low:.1%}, {high:.1%}]")
 
     current = checkpoint(0, {"positions": 0})
-    measure(0, current, 0, 0, None)
+    measure(0, current, 0, 0, None, None)
     if window:
         log(f"{sum(len(w) for w in window):,} labelled positions reused from "
             f"{', '.join(settings.labels_from)}")
@@ -454,11 +482,12 @@ def distill(settings: DistillSettings, console: Any = None) -> DistillResult:
             labels = Labels.concat(parts)
             labels.save(label_dir / f"iter_{iteration:03d}.npz")
             window = [*window, labels][-settings.window:]
+            fresh = fresh_fit(model, labels)
             losses = fit(model, Labels.concat(window), settings, rng)
             current = checkpoint(iteration, {"positions": len(labels),
                                              "policy_loss": round(losses[0], 4),
                                              "value_loss": round(losses[1], 4)})
-            measure(iteration, current, labels.games, len(labels), losses)
+            measure(iteration, current, labels.games, len(labels), losses, fresh)
             done = iteration
     last = run_dir / "checkpoints" / f"iter_{done:03d}.zip"
     for name, source in (("final", last),
@@ -541,4 +570,4 @@ class _mapper:
 
 
 __all__ = ["BACKENDS", "DistillResult", "DistillSettings", "LabelTask", "Labels", "distill",
-           "fit", "label_games", "reused_labels", "teacher"]
+           "fit", "fresh_fit", "label_games", "reused_labels", "teacher"]

@@ -26,6 +26,7 @@ from eights.training.distill import (
     _mapper,
     distill,
     fit,
+    fresh_fit,
     label_games,
     reused_labels,
     teacher,
@@ -121,6 +122,20 @@ def test_fitting_moves_the_policy_toward_the_labels(start):
     assert np.isfinite(value)
 
 
+def test_fresh_fit_says_how_well_the_network_already_knows_the_labels(start):
+    labels = label_games(task(start, seeds=(11, 12, 13, 14)))
+    model = load_model(start / "final.zip", for_training=True)
+    t = labels.targets
+    entropy = float(-(t * np.log(np.where(t > 0, t, 1.0))).sum(axis=1).mean())
+    before, agreed_before = fresh_fit(model, labels)
+    assert before >= entropy - 1e-4 and 0.0 <= agreed_before <= 1.0
+    settings = DistillSettings(start="x", epochs=40, learning_rate=3e-3, batch_size=64)
+    fit(model, labels, settings, np.random.default_rng(0))
+    after, agreed_after = fresh_fit(model, labels)  # no longer fresh: learned
+    assert after < before and agreed_after > agreed_before + 0.2, (
+        before, after, agreed_before, agreed_after)
+
+
 @pytest.mark.parametrize("backend", ["process", "ray"])
 def test_every_backend_gives_the_same_labels_in_the_same_order(start, backend):
     if backend == "ray":
@@ -145,6 +160,9 @@ def test_a_run_end_to_end(start, tmp_path):
         rows = list(csv.DictReader(handle))
     assert [int(r["iteration"]) for r in rows] == [0, 1, 2]
     assert all(int(r["positions"]) > 0 for r in rows[1:])
+    assert rows[0]["agreement"] == "" and rows[0]["fresh_policy_loss"] == ""
+    assert all(0.0 <= float(r["agreement"]) <= 1.0 and float(r["fresh_policy_loss"]) > 0
+               for r in rows[1:])
     meta = read_metadata(out / "final.zip")
     assert meta["distillation"]["iteration"] == 2
     assert meta["distillation"]["search"] == "ismcts:sims=5"
