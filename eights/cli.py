@@ -182,6 +182,11 @@ def _train(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _comma_list(text: str) -> tuple[str, ...]:
+    """A flag's comma-separated items (empty ones dropped)."""
+    return tuple(filter(None, text.split(",")))
+
+
 #: ``eights distill`` flag -> (DistillSettings field, type, help)
 DISTILL_FLAGS = {
     "--out": ("out", str, "run directory (default runs/distill)"),
@@ -205,7 +210,7 @@ DISTILL_FLAGS = {
     "--backend": ("backend", str, "where the labelling games run: serial, process or ray"),
     "--workers": ("workers", int, "processes or Ray tasks at once (default: the CPUs)"),
     "--ray-address": ("ray_address", str, "a Ray cluster to label on (with --backend ray)"),
-    "--labels-from": ("labels_from", lambda text: tuple(filter(None, text.split(","))),
+    "--labels-from": ("labels_from", _comma_list,
                       "earlier runs' directories (comma-separated) whose saved labels of a "
                       "core=compiled search start the window"),
 }

@@ -59,12 +59,15 @@ import shutil
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..config import ConfigError
 from ..engines import engine_class
+
+if TYPE_CHECKING:
+    from ..agents.ismcts import ISMCTSAgent
 
 BACKENDS = ("serial", "process", "ray")
 #: what a checkpoint's eights.json says of its network: written again from the network itself
@@ -216,7 +219,7 @@ def reused_labels(run_dirs: Sequence[str], about: dict[str, Any]) -> list[Labels
     return found
 
 
-def teacher(search: str, model: str, variant: str) -> Any:
+def teacher(search: str, model: str, variant: str) -> ISMCTSAgent:
     """The search that labels: ISMCTS guided by the policy being distilled (``prior=``), or,
     with ``core=compiled``, the compiled search on its own (the compiled core evaluates no
     network, and runs tens of times the simulations in the same time): then the policy

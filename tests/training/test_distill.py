@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
-import signal
 import subprocess
 import sys
 import time
@@ -32,6 +30,7 @@ from eights.training.distill import (
     teacher,
 )
 from eights.training.trainer import TrainSettings, train
+from tests.processes import HAS_PROC, children, kill_and_check_children_exit, reap, workers
 
 TINY = {"timesteps": 512, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 1,
         "checkpoint_every": 256, "eval_games": 2, "net_arch": (16, 16), "max_snapshots": 2,
@@ -309,12 +308,10 @@ def test_the_command_takes_labels_from_earlier_runs(start, labelled, tmp_path):
     assert json.loads((out / "settings.json").read_text())["labels_from"] == [str(labelled)]
 
 
-@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads /proc (Linux)")
+@pytest.mark.skipif(not HAS_PROC, reason="finds child processes in /proc (Linux)")
 def test_the_labelling_workers_of_a_killed_run_exit():
     """A distill run killed outright (SIGKILL, an out-of-memory kill) leaves no worker
     labelling on: its pool's workers watch the run's process as a tournament's do."""
-    from tests.tournament.test_backends import alive, children, command_line
-
     script = ("import sys, time\n"
               "from eights.training.distill import DistillSettings, _mapper\n"
               "with _mapper(DistillSettings(start='x', backend='process', workers=2)) as run:\n"
@@ -327,23 +324,10 @@ def test_the_labelling_workers_of_a_killed_run_exit():
     try:
         assert proc.stdout.readline().strip() == "ready", proc.stderr.read()
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:  # until both workers are up
-            spawned = children(proc.pid)
-            if sum("spawn_main" in command_line(pid) for pid in spawned) == 2:
-                break
+        while time.monotonic() < deadline and len(workers(spawned)) < 2:  # both workers up
             time.sleep(0.1)
-        assert sum("spawn_main" in command_line(pid) for pid in spawned) == 2, spawned
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline and any(alive(p, t) for p, t in spawned.items()):
-            time.sleep(0.05)
-        left = {pid: command_line(pid) for pid, t in spawned.items() if alive(pid, t)}
-        assert not left, f"still running 5 s after their run was killed: {left}"
+            spawned = children(proc.pid)
+        assert len(workers(spawned)) == 2, spawned
+        kill_and_check_children_exit(proc, spawned)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        for pid, started in spawned.items():
-            if alive(pid, started):
-                os.kill(pid, signal.SIGKILL)
+        reap(proc, spawned)
