@@ -1,7 +1,8 @@
 """MaskablePPO's learner decisions per CPU-second on ``eights.vector`` against the trainer's env.
 
-The same network and hyperparameters as ``eights train``'s defaults (32 envs of
-64 steps, batches of 512, 4 epochs, a 256x256 MLP, one thread), against the
+The same policy, network and hyperparameters as ``eights train``'s defaults (its
+:class:`~eights.training.policies.MaskedMlpPolicy`, 32 envs of 64 steps, batches
+of 512, 4 epochs, a 256x256 MLP, one thread), against the
 same opponent (the heuristic at every other seat), on two vector envs:
 
 * ``dummy``: SB3's ``DummyVecEnv`` over the same envs, one opponent forward at a time
@@ -61,12 +62,13 @@ def run(kind: str, variant: str, players: int, timesteps: int, seed: int) -> tup
     from sb3_contrib import MaskablePPO
     from threadpoolctl import threadpool_limits
 
-    from eights.training.trainer import TrainSettings
+    from eights.training.trainer import TrainSettings, policy_class
 
     defaults = TrainSettings()
     torch.set_num_threads(1)
     env = vec_env(kind, variant, players, defaults.n_envs, seed)
-    model = MaskablePPO("MlpPolicy", env, n_steps=defaults.n_steps,
+    policy, _ = policy_class(False, env.observation_space.shape[0])
+    model = MaskablePPO(policy, env, n_steps=defaults.n_steps,
                         batch_size=defaults.batch_size, n_epochs=defaults.n_epochs,
                         learning_rate=defaults.learning_rate, gamma=defaults.gamma,
                         gae_lambda=defaults.gae_lambda, ent_coef=defaults.ent_coef,

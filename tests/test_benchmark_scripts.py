@@ -98,11 +98,20 @@ def test_ablation_trains_each_config_and_measures_it(tmp_path, capsys):
     assert (tmp_path / "critic-1" / "final.npz").is_file()
 
 
-def test_training_speed_compares_vector_envs(capsys):
+def test_training_speed_compares_vector_envs_and_revisions(capsys):
+    """Today's trainer in this process beside a revision's (here HEAD's files, exported)
+    in a subprocess."""
     assert load("training_speed").main(["--timesteps", "256", "--repeats", "1", "--n-envs",
-                                        "4", "--n-steps", "32"]) == 0
+                                        "4", "--n-steps", "32", "--vecs",
+                                        "dummy@HEAD,batched"]) == 0
     out = capsys.readouterr().out
-    assert "dummy" in out and "batched" in out and "per CPU-second" in out
+    assert "round 1, dummy@HEAD: 256 decisions" in out and "round 1, batched: 256" in out
+    assert "per CPU-second" in out
+
+
+def test_training_speed_names_a_revision_it_cannot_export():
+    with pytest.raises(SystemExit, match="cannot export revision 'no-such-rev'"):
+        load("training_speed").main(["--vecs", "dummy@no-such-rev", "--timesteps", "256"])
 
 
 @pytest.mark.xdist_group("core-crazy_eights")

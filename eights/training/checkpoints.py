@@ -374,9 +374,11 @@ def model_from_policy(path: str | os.PathLike) -> tuple[Any, dict[str, Any]]:
     from gymnasium import spaces
     from sb3_contrib import MaskablePPO
 
+    from .policies import MaskedMlpPolicy
+
     net, meta = NumpyPolicy.load(path)
     hidden = [w.shape[1] for w, _ in net.layers[:-1]]
-    model = MaskablePPO("MlpPolicy", None, _init_setup_model=False, device="cpu", verbose=0,
+    model = MaskablePPO(MaskedMlpPolicy, None, _init_setup_model=False, device="cpu", verbose=0,
                         policy_kwargs={"net_arch": {"pi": hidden, "vf": hidden},
                                        "activation_fn": getattr(
                                            nn, ACTIVATION_MODULES[net.activation])})

@@ -18,10 +18,11 @@ from __future__ import annotations
 from typing import Any
 
 import torch as th
-from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import MlpExtractor
 from stable_baselines3.common.utils import get_device
 from torch import nn
+
+from .policies import MaskedMlpPolicy
 
 
 class PrivilegedMlpExtractor(MlpExtractor):
@@ -50,7 +51,7 @@ class PrivilegedMlpExtractor(MlpExtractor):
         return self.policy_net(features[..., :self.observation_size])
 
 
-class PrivilegedCriticPolicy(MaskableActorCriticPolicy):
+class PrivilegedCriticPolicy(MaskedMlpPolicy):
     """MaskablePPO's MLP policy with a privileged critic; see the module docstring.
 
     ``observation_size`` (a policy keyword) is how many leading features are the

@@ -82,6 +82,19 @@ def heuristic_many(tables, prm, rules, hints, which, out):
 
 
 @numba.njit(cache=True)
+def heuristic_play_many(tables, prm, rules, hints, which, heuristic_seats):
+    """At table ``which[j]``, the heuristic plays every seat ``s`` with
+    ``heuristic_seats[j, s]`` while such a seat is to act (``Tables.play_heuristic``)."""
+    choice_buf = np.empty(tables[0].legal.shape[0], np.int64)
+    step_buf = np.empty(tables[0].legal.shape[0], np.int64)
+    for j in range(which.shape[0]):
+        t = tables[which[j]]
+        while t.current >= 0 and heuristic_seats[j, t.current]:
+            a = cores.heuristic_action(t, prm, rules, hints, choice_buf)
+            cores.step(t, prm, rules, a, step_buf)
+
+
+@numba.njit(cache=True)
 def returns_many(tables, prm, which, out):
     for j in range(which.shape[0]):
         cores.returns(tables[which[j]], prm, out[j])

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from ..config import ConfigError
-from .opponents import Opponent, make_opponent
+from .opponents import HeuristicOpponent, Opponent, make_opponent
 from .tables import Tables, make_tables
 
 
@@ -158,6 +158,7 @@ class VectorEnv:
         fresh[pending] = dealt
         obs, masks = self._scratch_obs, self._scratch_masks
         while len(pending):
+            self._play_heuristic_seats(pending)
             current = core.current[pending]
             over = pending[current < 0]
             if len(over):
@@ -188,6 +189,27 @@ class VectorEnv:
         if not ended:
             return np.empty(0, np.int64)
         return np.sort(np.concatenate(ended))
+
+    def _play_heuristic_seats(self, tables: np.ndarray) -> None:
+        """Let the heuristic's seats at ``tables`` play their moves in a row in one call to
+        the tables (:meth:`Tables.play_heuristic`) rather than one round of the loop each:
+        the same moves, since a table's moves do not depend on the others'."""
+        kind = self._heuristic_index()
+        if kind is None:
+            return
+        n = self.num_players
+        relative = (np.arange(n)[None, :] - self.learner[tables, None]) % n
+        seated = self.seated[tables[:, None], np.maximum(relative - 1, 0)]
+        heuristic_seats = (relative > 0) & (seated == kind)
+        if heuristic_seats.any():
+            self.tables.play_heuristic(tables, heuristic_seats)
+
+    def _heuristic_index(self) -> int | None:
+        """The index of the batched heuristic among the opponents made, if one is."""
+        for k, name in enumerate(self._names):
+            if isinstance(self._made.get(name), HeuristicOpponent):
+                return k
+        return None
 
     # ------------------------------------------------------------------ who plays
     @property

@@ -95,6 +95,21 @@ class Tables:
         """What the built-in heuristic plays for the seat to act at each of ``tables``."""
         raise NotImplementedError
 
+    def play_heuristic(self, tables: np.ndarray, heuristic_seats: np.ndarray) -> None:
+        """At each of ``tables``, let the heuristic play while the seat to act is one of its
+        seats (``heuristic_seats[j, seat]``), until another seat is to act or the game is
+        over: the moves one :meth:`heuristic_actions` and :meth:`step` a round would make,
+        in one call."""
+        pending = np.asarray(tables, np.int64)
+        rows = np.arange(len(pending))
+        while len(pending):
+            current = self.current[pending]
+            playing = current >= 0
+            playing[playing] = heuristic_seats[rows[playing], current[playing]]
+            pending, rows = pending[playing], rows[playing]
+            if len(pending):
+                self.step(pending, self.heuristic_actions(pending))
+
     def returns(self, tables: np.ndarray) -> np.ndarray:
         """Each seat's reward at each of ``tables`` (rows), 0 where not over."""
         raise NotImplementedError
@@ -301,6 +316,8 @@ class CompiledTables(Tables):
         actions = np.full(1, -1, np.int64)
         batch.heuristic_many(scratch, self.params, self.rules, self.hints, one, actions)
         batch.step_many(scratch, self.params, self.rules, one, actions)
+        batch.heuristic_play_many(scratch, self.params, self.rules, self.hints, one,
+                                  np.zeros((1, self.num_players), np.bool_))
         batch.returns_many(scratch, self.params, one, np.zeros((1, self.num_players), np.float32))
         batch.next_games(scratch, self.params, self.rules, one)
         batch.deal_many(scratch, self.params, self.rules, one, np.zeros(1, np.uint64))
@@ -348,6 +365,11 @@ class CompiledTables(Tables):
         out = np.empty(len(tables), np.int64)
         batch.heuristic_many(self.state, self.params, self.rules, self.hints, tables, out)
         return out
+
+    def play_heuristic(self, tables, heuristic_seats) -> None:
+        batch.heuristic_play_many(self.state, self.params, self.rules, self.hints,
+                                  np.asarray(tables, np.int64),
+                                  np.ascontiguousarray(heuristic_seats, np.bool_))
 
     def returns(self, tables) -> np.ndarray:
         tables = np.asarray(tables, np.int64)

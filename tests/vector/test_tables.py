@@ -107,3 +107,42 @@ def test_deal_deals_the_engines_game_of_a_seed(variant):
 def test_deal_refuses_a_seed_out_of_range(variant, seed):
     with pytest.raises(ConfigError, match=r"game seed .* is an int from 0 to 2\*\*64 - 1"):
         make_tables(variant, 1, "compiled").deal(np.arange(1), [seed])
+
+
+def test_play_heuristic_plays_what_rounds_of_heuristic_actions_play(variant):
+    """The compiled ``play_heuristic`` (the heuristic's seats move on in one call, as the
+    learner env uses it) leaves every table as the interface's loop of
+    ``heuristic_actions`` and ``step`` does, and as the engines' tables do, over whole games
+    where every seat but 0 is the heuristic's."""
+    from eights.vector.tables import PythonTables, Tables
+
+    n = 6
+    fused, looped = make_tables(variant, n, "compiled"), make_tables(variant, n, "compiled")
+    python = PythonTables(variant, n)
+    every = (fused, looped, python)
+    for tables in every:
+        tables.reset(23)
+    heuristic_seats = np.ones((n, fused.num_players), bool)
+    heuristic_seats[:, 0] = False
+    rows = np.arange(n)
+    for _ in range(60):
+        fused.play_heuristic(rows, heuristic_seats)
+        for tables in (looped, python):
+            Tables.play_heuristic(tables, rows, heuristic_seats)
+        assert [list(t.current) for t in every[1:]] == [list(fused.current)] * 2
+        assert set(fused.current) <= {0, -1}
+        seats = np.zeros(n, np.int64)
+        views = [(np.zeros((n, t.observation_size), np.float32),
+                  np.zeros((n, t.num_actions), np.int8)) for t in every]
+        for tables, (obs, masks) in zip(every, views, strict=True):
+            tables.observe(rows, seats, obs, masks)
+        for obs, masks in views[1:]:
+            assert np.array_equal(obs, views[0][0]) and np.array_equal(masks, views[0][1])
+        over = rows[fused.current < 0]
+        if len(over):
+            for tables in every:
+                tables.next_game(over)
+        acting = rows[fused.current == 0]
+        first_legal = np.array([int(fused.legal_actions(int(i))[0]) for i in acting], np.int64)
+        for tables in every:
+            tables.step(acting, first_legal)
