@@ -110,11 +110,13 @@ TRAIN_FLAGS = {
     "--max-snapshots": ("max_snapshots", int, "newest checkpoints kept as 'self' opponents "
                                               "(default 5)"),
     "--n-envs": ("n_envs", int, "parallel envs (default 32)"),
-    "--vec": ("vec", str, "batched (one process, the opponents of all envs answering "
-                          "together; the default), dummy (one process, one env after "
-                          "another), subproc (one process per env), ray (Ray actors, "
-                          "one CPU each, sharing the envs) or vector (eights.vector's "
-                          "tables: the compiled core where the variant has one)"),
+    "--vec": ("vec", str, "auto (the default: vector where the run can take it, else "
+                          "batched), vector (eights.vector's compiled tables, the "
+                          "opponents answering in batches), batched (one process, the "
+                          "opponents of all envs answering together; plays any opponent "
+                          "and the privileged critic), dummy (one process, one env after "
+                          "another), subproc (one process per env) or ray (Ray actors, "
+                          "one CPU each, sharing the envs)"),
     "--ray-address": ("ray_address", str, "with --vec ray: the Ray cluster the games run on "
                                           "(default: a local Ray)"),
     "--n-steps": ("n_steps", int, "steps per env per PPO rollout (default 64)"),

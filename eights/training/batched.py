@@ -23,7 +23,9 @@ its envs at once instead:
 
 Each agent still draws from its own random generator in the same order, so
 the episodes are those ``DummyVecEnv`` plays from the same seeds (the tests
-compare them), only faster. It is ``eights train``'s default (``--vec batched``).
+compare them), only faster. ``eights train --vec batched`` runs it, and the default
+``--vec auto`` does where the compiled tables cannot play the run (a privileged critic,
+an opponent that plays from Python views).
 """
 
 from __future__ import annotations

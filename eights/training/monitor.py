@@ -60,6 +60,11 @@ def _member_label(name: str) -> str:
     return name
 
 
+#: how the start of a run names the env it steps (``TrainSettings.vec``, resolved)
+ENV_NAMES = {"vector": "eights.vector tables, --vec vector",
+             "batched": "Python engines, opponents batched, --vec batched"}
+
+
 class TrainingMonitor(BaseCallback):
     """See the module docstring."""
 
@@ -89,7 +94,9 @@ class TrainingMonitor(BaseCallback):
     def _on_training_start(self) -> None:
         self._started = time.perf_counter()
         every = self.settings.checkpoint_interval()
-        self._log(f"checkpoints and evaluations every {every:,} timesteps")
+        envs = ENV_NAMES.get(self.settings.vec, f"--vec {self.settings.vec}")
+        self._log(f"{self.settings.n_envs} envs ({envs}); "
+                  f"checkpoints and evaluations every {every:,} timesteps")
         self._load_history()
         self._push_snapshots()
         if self.settings.progress:

@@ -39,10 +39,10 @@ from typing import Any
 from ..config import ConfigError
 from ..engines import engine_class
 from .checkpoints import read_metadata, restore_checkpoint
-from .opponents import OpponentPool
+from .opponents import SELF, OpponentPool
 from .single_agent import SingleAgentEnv
 
-VEC_KINDS = ("dummy", "subproc", "batched", "ray", "vector")
+VEC_KINDS = ("auto", "dummy", "subproc", "batched", "ray", "vector")
 #: evaluations a run makes when its checkpoint interval is not given, so that even a short
 #: run draws a learning curve (a fixed 100,000 evaluated a 20,000-step run at 0 and the end);
 #: five, and the one at the start: an early evaluation is the dearest (an untrained policy
@@ -71,12 +71,13 @@ class TrainSettings:
     #: runs on batches four times larger, 1.2x more learner decisions per second with no
     #: loss in strength (docs/training.md, measured with benchmarks/compare_runs.py)
     n_envs: int = 32
-    #: how the envs step: all in this process, the opponents of all envs answering together
-    #: (batched, the default: the same episodes as dummy, 1.16x the learner decisions per
-    #: CPU-second in crazy_eights 2p, benchmarks/training_speed.py), one after another
-    #: (dummy), one process each (subproc), one Ray actor each (ray), or ``eights.vector``'s
-    #: tables (vector: the compiled core where the variant has one, opponents in batches)
-    vec: str = "batched"
+    #: how the envs step: ``eights.vector``'s compiled tables, opponents in batches (vector:
+    #: 1.77x the learner decisions per CPU-second of the trainer of 2026-11-24 in crazy_eights
+    #: 2p, benchmarks/training_speed.py), all in this process with the opponents of all envs
+    #: answering together (batched: the same episodes as dummy, 1.16x dummy), one after
+    #: another (dummy), one process each (subproc), one Ray actor each (ray), or the default
+    #: auto: vector where the run can take it, else batched (:func:`env_kind`)
+    vec: str = "auto"
     #: with ``vec="ray"``: the Ray cluster the envs play on (None: a local Ray)
     ray_address: str | None = None
     n_steps: int = 64
@@ -127,7 +128,7 @@ class TrainSettings:
             raise ConfigError("a Ray address needs vec ray (--vec ray)")
         if self.vec == "vector" and self.privileged_critic:
             raise ConfigError("vec vector does not write the privileged critic's hidden cards; "
-                              "train --privileged-critic with --vec batched (the default)")
+                              "train --privileged-critic with --vec batched (or auto, the default)")
         if (self.n_steps * self.n_envs) % self.batch_size:
             raise ConfigError(f"batch_size={self.batch_size} must divide n_steps * n_envs = "
                               f"{self.n_steps * self.n_envs} (PPO minibatches)")
@@ -228,6 +229,34 @@ def make_env_fns(settings: TrainSettings, pool_text: str) -> list:
             for i in range(settings.n_envs)]
 
 
+def env_kind(settings: TrainSettings) -> str:
+    """The vector env a run steps: ``settings.vec``, with ``auto`` resolved.
+
+    ``auto`` is ``vector`` where the compiled tables can play the whole run: no privileged
+    critic (the tables do not write hidden cards), every opponent of the pool a kind the
+    tables answer in batches (``self`` snapshots are policies), and a compiled core for
+    the variant, its options and the observation version; else ``batched``, which plays
+    anything.
+    """
+    if settings.vec != "auto":
+        return settings.vec
+    from ..vector.opponents import BATCHED
+    from ..vector.tables import COMPILED, CompiledTables, NotCompiled
+
+    if settings.privileged_critic or settings.variant not in COMPILED:
+        return "batched"
+    pool = OpponentPool.parse(settings.opponents, max_snapshots=settings.max_snapshots)
+    if any(spec != SELF and spec.partition(":")[0].partition("#")[0] not in BATCHED
+           for spec, _ in pool.entries):
+        return "batched"
+    try:
+        CompiledTables(settings.variant, 1, settings.observation_version,
+                       **settings.game_options())
+    except (NotCompiled, ConfigError):
+        return "batched"
+    return "vector"
+
+
 def vector_env(settings: TrainSettings) -> Any:
     """The run's envs as ``eights.vector`` tables (``--vec vector``): ``n_envs`` tables, the
     opponents drawn from the run's pool at every game and answering in batches."""
@@ -294,6 +323,7 @@ def train(settings: TrainSettings, console: Any = None,
     from .monitor import TrainingMonitor
 
     settings.check()
+    settings = dataclasses.replace(settings, vec=env_kind(settings))
     run_dir = Path(settings.out)
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "settings.json").write_text(json.dumps(settings.to_dict(), indent=2))
