@@ -77,7 +77,7 @@ LABEL_SEED = 3_000_000_000
 #: deals per (seed, iteration): a run may label up to this many games an iteration
 GAMES_PER_ITERATION_MAX = 100_000
 CSV_FIELDS = ("iteration", "seconds", "games", "positions", "policy_loss", "value_loss",
-              "fresh_policy_loss", "agreement",
+              "fresh_policy_loss", "agreement", "fresh_value_loss",
               "opponent", "eval_games", "win_rate", "ci_low", "ci_high")
 
 
@@ -322,21 +322,25 @@ def fit(model: Any, data: Labels, settings: DistillSettings,
     return losses
 
 
-def fresh_fit(model: Any, data: Labels) -> tuple[float, float]:
+def fresh_fit(model: Any, data: Labels) -> tuple[float, float, float]:
     """How well the network knows labels it has not trained on: the policy's cross-entropy
-    to them, and how often its likeliest action is the search's most visited. Taken on each
-    iteration's new labels before the network trains on them, so a loss that falls only on
-    the window it trains on (memorised) shows apart from one that falls here (learned)."""
+    to them, how often its likeliest action is the search's most visited, and the value
+    network's squared error to the games' outcomes. Taken on each iteration's new labels
+    before the network trains on them, so a loss that falls only on the window it trains
+    on (memorised) shows apart from one that falls here (learned)."""
     import torch as th
 
     policy = model.policy
     policy.set_training_mode(False)
     with th.no_grad():
         targets = th.as_tensor(data.targets)
-        logits, _ = _masked_logits(policy, th.as_tensor(data.obs), th.as_tensor(data.masks))
+        logits, latent_vf = _masked_logits(policy, th.as_tensor(data.obs),
+                                           th.as_tensor(data.masks))
         loss = -(targets * th.log_softmax(logits, -1)).sum(-1).mean().item()
         agreement = (logits.argmax(-1) == targets.argmax(-1)).float().mean().item()
-    return loss, agreement
+        value_loss = th.nn.functional.mse_loss(policy.value_net(latent_vf).flatten(),
+                                               th.as_tensor(data.outcomes)).item()
+    return loss, agreement, value_loss
 
 
 def _masked_logits(policy: Any, obs: Any, masks: Any) -> tuple[Any, Any]:
@@ -439,6 +443,7 @@ def distill(settings: DistillSettings, console: Any = None) -> DistillResult:
                "value_loss": "" if losses is None else round(losses[1], 4),
                "fresh_policy_loss": "" if fresh is None else round(fresh[0], 4),
                "agreement": "" if fresh is None else round(fresh[1], 4),
+               "fresh_value_loss": "" if fresh is None else round(fresh[2], 4),
                "opponent": settings.eval_opponent, "eval_games": result.games,
                "win_rate": round(result.win_rate, 4), "ci_low": round(low, 4),
                "ci_high": round(high, 4)}

@@ -11,6 +11,7 @@ import zipfile
 
 import numpy as np
 import pytest
+import torch
 
 from eights.agents import PolicyAgent, make_agent, play_game
 from eights.cli import main
@@ -126,13 +127,17 @@ def test_fresh_fit_says_how_well_the_network_already_knows_the_labels(start):
     model = load_model(start / "final.zip", for_training=True)
     t = labels.targets
     entropy = float(-(t * np.log(np.where(t > 0, t, 1.0))).sum(axis=1).mean())
-    before, agreed_before = fresh_fit(model, labels)
+    before, agreed_before, value_before = fresh_fit(model, labels)
     assert before >= entropy - 1e-4 and 0.0 <= agreed_before <= 1.0
+    assert value_before == pytest.approx(float(np.mean(
+        (model.policy.predict_values(torch.as_tensor(labels.obs)).detach().numpy().ravel()
+         - labels.outcomes) ** 2)), rel=1e-4)
     settings = DistillSettings(start="x", epochs=40, learning_rate=3e-3, batch_size=64)
     fit(model, labels, settings, np.random.default_rng(0))
-    after, agreed_after = fresh_fit(model, labels)  # no longer fresh: learned
+    after, agreed_after, value_after = fresh_fit(model, labels)  # no longer fresh: learned
     assert after < before and agreed_after > agreed_before + 0.2, (
         before, after, agreed_before, agreed_after)
+    assert value_after < value_before
 
 
 @pytest.mark.parametrize("backend", ["process", "ray"])
@@ -159,9 +164,10 @@ def test_a_run_end_to_end(start, tmp_path):
         rows = list(csv.DictReader(handle))
     assert [int(r["iteration"]) for r in rows] == [0, 1, 2]
     assert all(int(r["positions"]) > 0 for r in rows[1:])
-    assert rows[0]["agreement"] == "" and rows[0]["fresh_policy_loss"] == ""
+    assert rows[0]["agreement"] == rows[0]["fresh_policy_loss"] == ""
+    assert rows[0]["fresh_value_loss"] == ""
     assert all(0.0 <= float(r["agreement"]) <= 1.0 and float(r["fresh_policy_loss"]) > 0
-               for r in rows[1:])
+               and float(r["fresh_value_loss"]) >= 0 for r in rows[1:])
     meta = read_metadata(out / "final.zip")
     assert meta["distillation"]["iteration"] == 2
     assert meta["distillation"]["search"] == "ismcts:sims=5"
