@@ -33,22 +33,17 @@ from pathlib import Path
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 
-#: the run of an older revision: the same settings as :func:`run`, printed as JSON
-OLD_RUN = """
-import json, sys, tempfile, time
-from eights.training.trainer import TrainSettings, train
-variant, players, vec, timesteps, seed, n_envs, n_steps, pool = json.loads(sys.argv[1])
-for steps in (n_envs * n_steps, timesteps):  # an untimed warm-up, then the run
-    with tempfile.TemporaryDirectory() as out:
-        settings = TrainSettings(variant=variant, num_players=players, out=out, seed=seed,
-                                 timesteps=steps, vec=vec, eval_games=2, n_envs=n_envs,
-                                 n_steps=n_steps, batch_size=min(512, n_envs * n_steps),
-                                 eval_opponents="random", checkpoint_every=steps // 2,
-                                 progress=False, **({"opponents": pool} if pool else {}))
-        started = time.process_time()
-        result = train(settings)
-        seconds = time.process_time() - started
-print(json.dumps([result.timesteps, seconds]))
+#: a run of an older revision's trainer: this file's :func:`run` in a subprocess whose
+#: ``eights`` is the revision's, after an untimed one-rollout warm-up, printed as JSON
+REVISION_RUN = """
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("training_speed", sys.argv[1])
+bench = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench)
+args = json.loads(sys.argv[2])
+warm_up = [*args[:3], args[5] * args[6], *args[4:]]
+bench.run(*warm_up)
+print(json.dumps(bench.run(*args)))
 """
 
 
@@ -96,7 +91,8 @@ def run_revision(checkout: Path, variant: str, players: int, vec: str, timesteps
                  opponents: str | None = None) -> tuple[int, float]:
     """:func:`run` with the trainer of an exported revision, in a subprocess."""
     arguments = json.dumps([variant, players, vec, timesteps, seed, n_envs, n_steps, opponents])
-    done = subprocess.run([sys.executable, "-c", OLD_RUN, arguments], cwd=checkout,
+    done = subprocess.run([sys.executable, "-c", REVISION_RUN, __file__, arguments],
+                          cwd=checkout,
                           env={"PYTHONPATH": str(checkout), "PATH": "/usr/bin:/bin"},
                           capture_output=True, text=True)
     if done.returncode:

@@ -149,6 +149,8 @@ def test_memory_reports_first_and_further_envs(capsys, tmp_path):
 
 
 def test_protocol_read_times_short_and_long_decides(capsys):
+    """The rows print (``--seconds`` only bounds how long each is timed: a row reads its
+    decide at least once however slow the machine, and no figure is checked)."""
     assert load("protocol_read").main(["--seconds", "0.01", "--variants", "livery_eights"]) == 0
     out = capsys.readouterr().out
     for word in ("livery_eights", "short", "long", "games", "µs per read"):

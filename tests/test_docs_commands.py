@@ -280,16 +280,22 @@ def test_the_reader_finds_commands_where_the_docs_have_them() -> None:
 def test_ports_the_docs_listen_on_are_replaced_by_free_ones() -> None:
     """A doc's server and its clients get the same free port instead of the doc's fixed one
     (8765 was held by another program, and the whole doc failed)."""
-    commands = [Command("eights serve --agent heuristic --port 8765", "sh", "start", 1),
-                Command('eights tournament --agents "random,ws://127.0.0.1:8765"', "sh", "run", 2),
-                Command("eights serve --port 8766", "sh", "start", 3),
-                Command("node table.js ws://127.0.0.1:8766 87650", "sh", "run", 4),
+    ports = set()
+    while len(ports) < 4:  # the doc's two and the two picked for them, all different
+        ports.add(free_port())
+    first, second, *picked = sorted(ports)
+    commands = [Command(f"eights serve --agent heuristic --port {first}", "sh", "start", 1),
+                Command(f'eights tournament --agents "random,ws://127.0.0.1:{first}"', "sh",
+                        "run", 2),
+                Command(f"eights serve --port {second}", "sh", "start", 3),
+                Command(f"node table.js ws://127.0.0.1:{second} {first}0", "sh", "run", 4),
                 Command("eights serve --port 0", "sh", "start", 5)]
-    picks = iter([40001, 40002])
+    picks = iter(picked)
     texts = [c.text for c in with_free_ports(commands, lambda: next(picks))]
-    assert texts == ["eights serve --agent heuristic --port 40001",
-                     'eights tournament --agents "random,ws://127.0.0.1:40001"',
-                     "eights serve --port 40002", "node table.js ws://127.0.0.1:40002 87650",
+    assert texts == [f"eights serve --agent heuristic --port {picked[0]}",
+                     f'eights tournament --agents "random,ws://127.0.0.1:{picked[0]}"',
+                     f"eights serve --port {picked[1]}",
+                     f"node table.js ws://127.0.0.1:{picked[1]} {first}0",
                      "eights serve --port 0"]
     with socket.socket() as sock:  # and a port picked is one a server can listen on
         sock.bind(("127.0.0.1", free_port()))

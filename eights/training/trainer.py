@@ -240,19 +240,18 @@ def env_kind(settings: TrainSettings) -> str:
     """
     if settings.vec != "auto":
         return settings.vec
-    from ..vector.opponents import BATCHED
-    from ..vector.tables import COMPILED, CompiledTables, NotCompiled
+    from ..vector.opponents import BATCHED, spec_kind
+    from ..vector.tables import CompiledTables
 
-    if settings.privileged_critic or settings.variant not in COMPILED:
+    if settings.privileged_critic:
         return "batched"
     pool = OpponentPool.parse(settings.opponents, max_snapshots=settings.max_snapshots)
-    if any(spec != SELF and spec.partition(":")[0].partition("#")[0] not in BATCHED
-           for spec, _ in pool.entries):
+    if any(spec != SELF and spec_kind(spec) not in BATCHED for spec, _ in pool.entries):
         return "batched"
-    try:
+    try:  # refused: no core for the variant, an option it does not play, an older layout
         CompiledTables(settings.variant, 1, settings.observation_version,
                        **settings.game_options())
-    except (NotCompiled, ConfigError):
+    except ConfigError:
         return "batched"
     return "vector"
 

@@ -58,6 +58,9 @@ class VectorEnv:
         #: the opponents made so far, by spec, and their order (a seat's opponent is an index)
         self._made: dict[str, Opponent] = {}
         self._names: list[str] = []
+        #: per opponent index, whether it is the compiled heuristic (its seats' moves are
+        #: played in a row in one call: :meth:`_play_heuristic_seats`)
+        self._is_heuristic = np.zeros(0, bool)
         #: a pool the opponents are drawn from at every game (``members()``: names and weights)
         self.pool: Any = None
         if callable(getattr(opponents, "members", None)):
@@ -194,22 +197,14 @@ class VectorEnv:
         """Let the heuristic's seats at ``tables`` play their moves in a row in one call to
         the tables (:meth:`Tables.play_heuristic`) rather than one round of the loop each:
         the same moves, since a table's moves do not depend on the others'."""
-        kind = self._heuristic_index()
-        if kind is None:
+        if not self._is_heuristic.any():
             return
         n = self.num_players
         relative = (np.arange(n)[None, :] - self.learner[tables, None]) % n
         seated = self.seated[tables[:, None], np.maximum(relative - 1, 0)]
-        heuristic_seats = (relative > 0) & (seated == kind)
+        heuristic_seats = (relative > 0) & self._is_heuristic[seated]
         if heuristic_seats.any():
             self.tables.play_heuristic(tables, heuristic_seats)
-
-    def _heuristic_index(self) -> int | None:
-        """The index of the batched heuristic among the opponents made, if one is."""
-        for k, name in enumerate(self._names):
-            if isinstance(self._made.get(name), HeuristicOpponent):
-                return k
-        return None
 
     # ------------------------------------------------------------------ who plays
     @property
@@ -223,6 +218,8 @@ class VectorEnv:
             self._made[spec] = make_opponent(spec, self.tables,
                                              None if self._seed is None else self._seed + 1 + k)
             self._names.append(spec)
+            self._is_heuristic = np.append(
+                self._is_heuristic, isinstance(self._made[spec], HeuristicOpponent))
         return self._names.index(spec)
 
     def _seat_opponents(self, tables: np.ndarray) -> None:

@@ -117,13 +117,19 @@ class AgentOpponent(Opponent):
                          for i in tables], np.int64)
 
 
+def spec_kind(spec: str) -> str:
+    """An agent spec's kind (``policy:m.npz#b`` -> ``policy``): what decides whether the
+    tables answer for it in batches (:data:`BATCHED`)."""
+    return spec.partition(":")[0].partition("#")[0]
+
+
 def make_opponent(spec: str, core: Tables, seed: int | None) -> Opponent:
     """The opponent for an agent ``spec`` at these tables; see the module docstring."""
     if not isinstance(spec, str):
         raise ConfigError(f"eights.vector: an opponent is an agent spec (a str), not "
                           f"{type(spec).__name__}; batched kinds: {', '.join(BATCHED)}")
     rng = np.random.default_rng(seed)
-    kind = spec.partition(":")[0].partition("#")[0]
+    kind = spec_kind(spec)
     if kind == "heuristic":
         return HeuristicOpponent(core)
     if kind == "random":

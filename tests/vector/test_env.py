@@ -56,8 +56,9 @@ def _assert_same(a, b):
                                      {"hand_size": 1}, {"hand_size": 1, "max_turns": 1}])
 def test_compiled_and_python_backends_give_the_same_steps(opponents, options):
     num_players = options.get("num_players", 2)
-    if opponents == "mixed":  # one spec per seat, in turn
-        opponents = [("random", "heuristic")[k % 2] for k in range(num_players - 1)]
+    if opponents == "mixed":  # one spec per seat, in turn (two heuristics at five seats)
+        opponents = [("random", "heuristic", "heuristic#b")[k % 3]
+                     for k in range(num_players - 1)]
     runs = []
     for backend in ("compiled", "python"):
         env = eights.vector.make("crazy_eights", 6, opponents, backend=backend, seed=5,
