@@ -10,9 +10,12 @@ whose work is bookkeeping:
   CPU, and differentiated through three times) and checking its arguments against their
   constraints: some 20 us a learner decision. :class:`MaskedCategorical` masks once (at
   -1e8, as sb3-contrib does) and normalizes once with ``log_softmax``, lazily; the
-  entropy counts the legal actions only and samples come from ``torch.multinomial`` over
-  the probabilities, as before. Its numbers are sb3-contrib's to float rounding (1e-6;
-  ``tests/training/test_policies.py``).
+  entropy counts the legal actions only. Its numbers are sb3-contrib's to float rounding
+  (1e-6; ``tests/training/test_policies.py``). Samples are drawn by inverse CDF (one
+  uniform per row against the cumulative probabilities, ``torch.searchsorted``): the
+  same distribution as ``torch.multinomial``, at a fifth of its cost for a rollout's
+  32 rows, and never an action of probability zero (the draw is scaled by the row's own
+  total, so rounding cannot carry it past the last legal action).
 * **the optimizer.** Adam's single-tensor loop (the torch default on CPU) walks every
   parameter tensor in Python; the fused kernel takes them in one call. The
   hyperparameters are stable-baselines3's (``eps=1e-5``, its learning rate).
@@ -36,6 +39,9 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 #: what a masked action's logit becomes (sb3-contrib's own value, so the numbers agree)
 MASKED_LOGIT = -1e8
+#: the same as 0-d tensors, made once (a new tensor per call costs a few microseconds)
+_MASKED_LOGIT = th.tensor(MASKED_LOGIT)
+_ZERO = th.tensor(0.0)
 
 
 class MaskedCategorical:
@@ -57,8 +63,7 @@ class MaskedCategorical:
         if self._logits is None:
             logits = self.raw_logits
             if self.masks is not None:
-                logits = th.where(self.masks, logits,
-                                  th.tensor(MASKED_LOGIT, dtype=logits.dtype))
+                logits = th.where(self.masks, logits, _MASKED_LOGIT.to(logits.dtype))
             self._logits = logits.log_softmax(dim=-1)
         return self._logits
 
@@ -74,11 +79,14 @@ class MaskedCategorical:
     def entropy(self) -> th.Tensor:
         p_log_p = self.logits * self.probs
         if self.masks is not None:  # a masked action's -1e8 * 0 must count as nothing
-            p_log_p = th.where(self.masks, p_log_p, th.zeros((), dtype=p_log_p.dtype))
+            p_log_p = th.where(self.masks, p_log_p, _ZERO.to(p_log_p.dtype))
         return -p_log_p.sum(-1)
 
     def sample(self) -> th.Tensor:
-        return th.multinomial(self.probs, 1, True).squeeze(-1)
+        cumulative = self.probs.cumsum(-1)
+        draws = th.rand(cumulative.shape[:-1] + (1,), dtype=cumulative.dtype)
+        draws *= cumulative[..., -1:]
+        return th.searchsorted(cumulative, draws, right=True).squeeze(-1)
 
 
 class MaskedCategoricalDistribution(MaskableCategoricalDistribution):

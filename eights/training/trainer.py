@@ -336,8 +336,8 @@ def train(settings: TrainSettings, console: Any = None,
 
         return RayVecEnv(fns, settings.ray_address)
 
-    if settings.vec == "vector":
-        vec_env = VecMonitor(vector_env(settings))
+    if settings.vec == "vector":  # its adapter reports each game's "episode" itself
+        vec_env = vector_env(settings)
     else:
         vec_cls = {"dummy": DummyVecEnv, "subproc": SubprocVecEnv,
                    "batched": BatchedOpponentsVecEnv, "ray": on_ray}[settings.vec]

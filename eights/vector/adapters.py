@@ -10,7 +10,8 @@
   network and hyperparameters train on either), ``action_masks()`` for
   MaskablePPO (found through ``env_method`` as sb3-contrib looks for it), and
   each ended game's ``terminal_observation``, ``episode`` (reward and
-  length, what ``VecMonitor`` would add) and what
+  length and seconds since the env was made, what ``VecMonitor`` would add, so
+  ``eights train`` does not wrap it again) and what
   :class:`~eights.training.SingleAgentEnv` tells at a game's end (``seat``,
   ``opponents``, ``winners``, ``is_success``: a league reads them) in its info;
   ``env_method("set_snapshots"/"set_priorities", ...)`` reaches the opponent
@@ -21,6 +22,7 @@ Neither copies the tables' arrays more than its library's convention asks.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -99,6 +101,7 @@ def sb3_vec_env(env: VectorEnv) -> Any:
             self._lengths = np.zeros(env.num_envs, np.int64)
             self._returns = np.zeros(env.num_envs, np.float64)
             self._seed: int | None = None
+            self._started = time.time()  # an episode's "t", as VecMonitor reports it
 
         def reset(self) -> np.ndarray:
             obs, _ = env.reset(self._seed)
@@ -121,7 +124,7 @@ def sb3_vec_env(env: VectorEnv) -> Any:
                 out[i] = {**next(ended), "terminal_observation": infos["final_obs"][i].copy(),
                           "TimeLimit.truncated": bool(truncated[i] and not terminated[i]),
                           "episode": {"r": float(self._returns[i]), "l": int(self._lengths[i]),
-                                      "t": 0.0}}
+                                      "t": round(time.time() - self._started, 6)}}
                 self._lengths[i] = 0
                 self._returns[i] = 0.0
             return obs.copy(), rewards.copy(), dones, out

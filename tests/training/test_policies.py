@@ -47,11 +47,29 @@ def test_the_distribution_gives_sb3_contribs_numbers(masked):
         torch.testing.assert_close(ours.log_prob(legal_actions), theirs.log_prob(legal_actions),
                                    atol=1e-5, rtol=0)
         assert torch.equal(ours.mode(), theirs.mode())
-        torch.manual_seed(11)
         sampled = ours.sample()
-        torch.manual_seed(11)
-        assert torch.equal(sampled, theirs.sample())
         assert legal[torch.arange(64), sampled].all()
+
+
+def test_samples_follow_the_masked_probabilities():
+    """Inverse-CDF sampling draws what ``torch.multinomial`` would: over 40,000 draws of one
+    row, every action's frequency is its probability (to 0.01; the binomial's standard
+    error is at most 0.0025), and a masked action is never drawn, the last legal one
+    included when the probabilities round short of 1."""
+    torch.manual_seed(5)
+    logits = torch.randn(1, ACTIONS) * 2
+    masks = np.zeros((1, ACTIONS), bool)
+    masks[0, [0, 3, 4, 17, 40, ACTIONS - 2]] = True
+    _, ours = _pair(logits.expand(40_000, ACTIONS), np.repeat(masks, 40_000, axis=0))
+    counts = torch.bincount(ours.sample(), minlength=ACTIONS).double() / 40_000
+    torch.testing.assert_close(counts, ours.distribution.probs[0].double(), atol=0.01, rtol=0)
+    assert counts[torch.as_tensor(~masks[0])].sum() == 0
+    rounding_short = torch.full((3, ACTIONS), -30.0)
+    rounding_short[:, 0] = 0.0
+    one_legal = np.zeros((3, ACTIONS), bool)
+    one_legal[:, [0, 1]] = True
+    _, ours = _pair(rounding_short, one_legal)
+    assert set(ours.sample().tolist()) <= {0, 1}
 
 
 def test_masking_again_starts_from_the_networks_logits():
