@@ -33,7 +33,8 @@ from eights.agents.policy import (
 )
 
 SHIPPED = MODELS_DIR / "crazy_eights-2p.npz"
-OBS, ACTIONS = 239, 58  # crazy_eights with its default config (crazy_eights_v1)
+OBS, ACTIONS = 348, 58  # crazy_eights with its default config (crazy_eights_v2: the
+# shipped model's layout, whose metadata the small models here start from)
 MIB = 2**20
 
 
@@ -237,10 +238,10 @@ def test_every_layer_the_metadata_names_must_be_there(tmp_path):
     ({"w0": np.ones((OBS, 8)), "b0": np.ones(8), "w1": np.ones((9, ACTIONS)),
       "b1": np.ones(ACTIONS)}, 2, "layer 1 takes 9 inputs but layer 0 gives 8 outputs"),
     ({"w0": np.ones((OBS, ACTIONS)), "b0": np.ones(ACTIONS + 1)}, 1,
-     r"layer 0 has weights \(239, 58\) and biases \(59,\)"),
-    ({"w0": np.ones(OBS), "b0": np.ones(ACTIONS)}, 1, r"layer 0 has weights \(239,\)"),
+     rf"layer 0 has weights \({OBS}, 58\) and biases \(59,\)"),
+    ({"w0": np.ones(OBS), "b0": np.ones(ACTIONS)}, 1, rf"layer 0 has weights \({OBS},\)"),
     ({"w0": np.ones((100, ACTIONS)), "b0": np.ones(ACTIONS)}, 1,
-     "first layer takes 100 inputs, but crazy_eights with its config gives 239"),
+     f"first layer takes 100 inputs, but crazy_eights with its config gives {OBS}"),
     ({"w0": np.ones((OBS, 60)), "b0": np.ones(60)}, 1,
      "last layer gives 60 outputs, but crazy_eights has 58 actions"),
     ({"w0": np.ones((OBS, ACTIONS), np.int64), "b0": np.ones(ACTIONS)}, 1,
@@ -259,10 +260,10 @@ def test_the_observation_size_must_be_the_encoders_for_the_config(tmp_path):
                                           "crazy_eights with its config"):
         PolicyAgent("crazy_eights", str(path))
     meta = small_meta(layers=1)
-    meta["config"]["num_players"] = 3  # three players see more: 239 is the 2-player size
+    meta["config"]["num_players"] = 3  # three players see more: OBS is the 2-player size
     path = write_npz(tmp_path / "config.npz", meta, layers_of(OBS, ACTIONS))
-    with pytest.raises(ConfigError, match=r"takes 239 observation features, but crazy_eights "
-                                          r"with its config .* gives 2"):
+    with pytest.raises(ConfigError, match=rf"takes {OBS} observation features, but crazy_eights "
+                                          r"with its config .* gives \d+"):
         PolicyAgent("crazy_eights", str(path))
     meta["config"]["num_players"] = 99
     path = write_npz(tmp_path / "bad_config.npz", meta, layers_of(OBS, ACTIONS))
@@ -357,8 +358,9 @@ def test_a_model_carries_its_card_set_and_plays_it_without_the_file(tmp_path):
 
 def test_a_model_reads_the_observation_version_its_metadata_names(tmp_path):
     """A v2 model (348 features) plays from the v2 observation; a model that names no
-    version read v1 (239 features, the shipped models), so the same layers without the
-    number are refused as the wrong size, and a version the variant lacks is named."""
+    version read v1 (239 features, as the models shipped before 2026-11-28 do), so the
+    same layers without the number are refused as the wrong size, and a version the
+    variant lacks is named."""
     v2 = small_meta(observation_size=348, observation_version=2)
     agent = PolicyAgent("crazy_eights", str(write_npz(tmp_path / "v2.npz", v2,
                                                       layers_of(348, 8, ACTIONS))))
@@ -367,6 +369,7 @@ def test_a_model_reads_the_observation_version_its_metadata_names(tmp_path):
     assert agent.act(view) in view.legal_actions
     assert agent._encoder.size == 348
     unversioned = small_meta(observation_size=348)
+    del unversioned["observation_version"]
     with pytest.raises(ConfigError, match=r"says it takes 348 observation features, but "
                                           r"crazy_eights .* gives 239"):
         PolicyAgent("crazy_eights", str(write_npz(tmp_path / "v1.npz", unversioned,

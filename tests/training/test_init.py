@@ -25,13 +25,13 @@ def test_the_run_starts_from_the_policys_weights(tmp_path):
         np.testing.assert_array_equal(b, b0)
     saved = read_metadata(result.final)
     assert saved["training"]["init"] == "livery_eights-2p"
-    assert saved["observation_version"] == 1  # the shipped policy's, taken when none is given
+    assert saved["observation_version"] == 2  # the shipped policy's, taken when none is given
     assert saved["observation_size"] == shipped.inputs
 
 
 @pytest.mark.parametrize("change, message", [
     ({"net_arch": (64, 64)}, "--net-arch 256,256"),
-    ({"observation_version": 2}, "observation version 1"),
+    ({"observation_version": 1}, "observation version 2"),
     ({"num_players": 3}, "2-player|config"),
     ({"init": "crazy_eights-2p"}, "trained for 'crazy_eights'"),
     ({"init": "no-such-model"}, "neither a file nor a shipped model"),
