@@ -17,6 +17,12 @@ an older trainer is measured again beside today's on the same machine::
     .venv/bin/python benchmarks/training_speed.py
     .venv/bin/python benchmarks/training_speed.py --variant baby_eating_eights --players 4
     .venv/bin/python benchmarks/training_speed.py --vecs dummy@34064b4,vector
+    .venv/bin/python benchmarks/training_speed.py --vecs dummy@34064b4,vector \
+        --observation-version 1
+
+``--observation-version`` sets the layout today's kinds train on: a revision
+from before the v2 observations trained on v1, so ``1`` compares the same
+network (239 inputs in crazy_eights) on both sides.
 """
 
 from __future__ import annotations
@@ -48,8 +54,11 @@ print(json.dumps(bench.run(*args)))
 
 
 def run(variant: str, players: int, vec: str, timesteps: int, seed: int,
-        n_envs: int = 32, n_steps: int = 64, opponents: str | None = None) -> tuple[int, float]:
-    """One run: (learner decisions, CPU seconds of the training itself)."""
+        n_envs: int = 32, n_steps: int = 64, opponents: str | None = None,
+        observation_version: int | None = None) -> tuple[int, float]:
+    """One run: (learner decisions, CPU seconds of the training itself). An older
+    revision's trainer reads its own observation, so ``observation_version`` is passed
+    only when given."""
     from eights.training.trainer import TrainSettings, train
 
     with tempfile.TemporaryDirectory() as out:
@@ -59,7 +68,9 @@ def run(variant: str, players: int, vec: str, timesteps: int, seed: int,
                                  batch_size=min(512, n_envs * n_steps),
                                  eval_opponents="random", checkpoint_every=timesteps // 2,
                                  progress=False,
-                                 **({"opponents": opponents} if opponents else {}))
+                                 **({"opponents": opponents} if opponents else {}),
+                                 **({"observation_version": observation_version}
+                                    if observation_version is not None else {}))
         started = time.process_time()
         result = train(settings)
         return result.timesteps, time.process_time() - started
@@ -113,6 +124,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--opponents", default=None,
                         help="the runs' opponent pool (default: eights train's default pool)")
     parser.add_argument("--repeats", type=int, default=2, help="rounds of one run per kind")
+    parser.add_argument("--observation-version", type=int, default=None,
+                        help="the observation today's kinds train on (default: the newest); "
+                             "a kind VEC@REV reads its revision's own")
     args = parser.parse_args(argv)
     kinds = args.vecs.split(",")
     totals = {kind: [0, 0.0] for kind in kinds}
@@ -122,12 +136,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         for kind in kinds:  # imports, compiled code: paid before the clock, as a subprocess does
             if kind not in checkouts:
                 run(args.variant, args.players, kind, args.n_envs * args.n_steps, 0,
-                    args.n_envs, args.n_steps, args.opponents)
+                    args.n_envs, args.n_steps, args.opponents, args.observation_version)
         for round_ in range(args.repeats):
             for kind in kinds:
                 _measure(kind, checkouts.get(kind), args, round_, totals)
     base = totals[kinds[0]][0] / totals[kinds[0]][1]
     pool = f"opponents {args.opponents}" if args.opponents else "default pool"
+    if args.observation_version is not None:
+        pool += f", today's kinds on the v{args.observation_version} observation"
     print(f"\n{args.variant} {args.players}p, {pool}, {args.repeats} x "
           f"{args.timesteps:,} decisions per kind")
     for kind, (steps, seconds) in totals.items():
@@ -141,9 +157,10 @@ def _measure(kind: str, checkout: Path | None, args: argparse.Namespace, round_:
              totals: dict[str, list]) -> None:
     """One run of ``kind`` (today's trainer, or the exported revision's), added and printed."""
     vec = kind.partition("@")[0]
-    measure = run if checkout is None else (lambda *a: run_revision(checkout, *a))
-    steps, seconds = measure(args.variant, args.players, vec, args.timesteps, round_,
-                             args.n_envs, args.n_steps, args.opponents)
+    common = (args.variant, args.players, vec, args.timesteps, round_, args.n_envs,
+              args.n_steps, args.opponents)
+    steps, seconds = run(*common, args.observation_version) if checkout is None else \
+        run_revision(checkout, *common)
     totals[kind][0] += steps
     totals[kind][1] += seconds
     print(f"round {round_ + 1}, {kind}: {steps:,} decisions in {seconds:.1f} CPU s "

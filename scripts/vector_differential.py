@@ -16,6 +16,7 @@ for each variant with a compiled core (:data:`CONFIGS`)::
     .venv/bin/python scripts/vector_differential.py                  # 10,000 games per config
     .venv/bin/python scripts/vector_differential.py --games 500 --configs default 8p
     .venv/bin/python scripts/vector_differential.py --variant livery_eights
+    .venv/bin/python scripts/vector_differential.py --version 1 --games 1000
 
 It prints the games and decisions compared per config, and the first
 mismatch with what replays it (the table's game seed and its actions); the
@@ -275,15 +276,17 @@ def _game_counts(engine: Any, decisions: int, variant: str) -> Counter:
 
 def compare(options: dict[str, Any], games: int, *, variant: str = DEFAULT_VARIANT,
             num_tables: int = 8, seed: int = 0, heuristic_share: float = HEURISTIC_SHARE,
+            version: int | None = None,
             progress: Callable[[Result], None] | None = None) -> Result:
     """Play ``games`` games of ``variant`` with ``options`` on Python and compiled tables
     side by side (``num_tables`` each, reset with ``seed``; a table deals its next game
     while games are left), random legal actions from ``random.Random(seed)`` and the
     heuristic's for ``heuristic_share`` of them; raise :class:`Mismatch` at the first
-    difference. ``progress`` is called with the result so far after every ended game."""
+    difference. ``version``: the observation version both write (``None``: the newest).
+    ``progress`` is called with the result so far after every ended game."""
     num_tables = max(1, min(num_tables, games))
-    python = PythonTables(variant, num_tables, **options)
-    compiled = CompiledTables(variant, num_tables, **options)
+    python = PythonTables(variant, num_tables, version, **options)
+    compiled = CompiledTables(variant, num_tables, version, **options)
     n, size, num_actions = python.num_players, python.observation_size, python.num_actions
     offsets = python.encoder.offsets
     if compiled.observation_size != size or compiled.num_actions != num_actions:
@@ -394,6 +397,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                              + "; ".join(f"{v}: {', '.join(c)}" for v, c in CONFIGS.items()))
     parser.add_argument("--tables", type=int, default=8, help="tables played side by side")
     parser.add_argument("--seed", type=int, default=0, help="the tables' reset seed")
+    parser.add_argument("--version", type=int, default=None,
+                        help="the observation version compared (default: the newest)")
     parser.add_argument("--every", type=int, default=1000,
                         help="print progress every this many games")
     args = parser.parse_args(argv)
@@ -418,7 +423,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         try:
             result = compare(options, args.games, variant=args.variant,
-                             num_tables=args.tables, seed=args.seed, progress=progress)
+                             num_tables=args.tables, seed=args.seed, version=args.version,
+                             progress=progress)
         except Mismatch as err:
             print(f"MISMATCH in {name}: {err}", flush=True)
             return 1

@@ -109,6 +109,26 @@ def test_training_speed_compares_vector_envs_and_revisions(capsys):
     assert "per CPU-second" in out
 
 
+@pytest.mark.xdist_group("core-crazy_eights")
+def test_training_speed_trains_todays_kinds_on_the_observation_asked_for(capsys, monkeypatch):
+    script = load("training_speed")
+    from eights.training import trainer
+
+    versions = []
+    real = trainer.TrainSettings
+
+    def recorded(**kwargs):
+        versions.append(kwargs.get("observation_version"))
+        return real(**kwargs)
+
+    monkeypatch.setattr(trainer, "TrainSettings", recorded)
+    assert script.main(["--timesteps", "256", "--repeats", "1", "--n-envs", "4",
+                        "--n-steps", "32", "--vecs", "vector", "--observation-version",
+                        "1"]) == 0
+    assert versions == [1, 1]  # the warm-up and the timed run
+    assert "today's kinds on the v1 observation" in capsys.readouterr().out
+
+
 def test_training_speed_names_a_revision_it_cannot_export():
     with pytest.raises(SystemExit, match="cannot export revision 'no-such-rev'"):
         load("training_speed").main(["--vecs", "dummy@no-such-rev", "--timesteps", "256"])

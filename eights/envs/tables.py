@@ -12,8 +12,9 @@ action, the outcome. Two tables keep that interface:
   compiled core of :mod:`eights.vector`, which plays the very games the engine
   plays from the same seed (the differential tests hold every observation,
   mask and reward to the engine's), at a fraction of the cost of a decision.
-  It writes the newest observation version and deals from seeds only. Its
-  ``engine`` is the Python engine replayed to the table's position when read
+  It deals from seeds only, and gives an older observation version as the
+  newest one's columns. Its ``engine`` is the Python engine replayed to the
+  table's position when read
   (``render()``, an illegal action's message, code that reads
   ``env.unwrapped.engine``): a reading copy, which costs a replay of the game
   so far and must not be stepped.
@@ -133,10 +134,12 @@ class CompiledTable:
         masks = np.zeros((1, tables.num_actions), np.int8)
         self._obs, self._mask, self._no_mask = obs[0], masks[0], np.zeros_like(masks[0])
         self._returns = np.zeros((1, tables.num_players), np.float64)  # as the engines'
-        # the compiled calls with their arrays bound: a decision makes two of them
+        # the compiled calls with their arrays bound: a decision makes two of them (an
+        # older observation version goes through the tables, which take its columns)
         self._observe = functools.partial(batch.observe_many, record, tables.params,
                                           tables.offsets, tables.scales, one, seat, obs,
-                                          masks)
+                                          masks) if tables.columns is None else \
+            functools.partial(tables.observe, one, seat, obs, masks)
         self._step = functools.partial(batch.step_many, record, tables.params, tables.rules,
                                        one, action)
         self._returns_of = functools.partial(batch.returns_many, record, tables.params, one,

@@ -272,7 +272,8 @@ def make(variant: str, num_envs: int, opponents: str | Sequence[str] = "heuristi
 
     ``backend``: ``"auto"`` (the compiled core where the variant has one, else the Python
     engines), ``"compiled"`` or ``"python"``; ``seed``: the tables' game seeds; ``version``:
-    the observation version (the compiled cores write the newest); the other keywords are
+    the observation version (``None``: the newest; a compiled core writes the newest and
+    the tables keep an older version's columns); the other keywords are
     the variant's options (``num_players=3``...).
     """
     return VectorEnv(variant, num_envs, opponents, **kwargs)

@@ -267,6 +267,26 @@ class PythonTables(Tables):
         return int(self.engines[table].turn)
 
 
+def older_columns(encoder: Any, newest: Any, variant: str) -> np.ndarray | None:
+    """Where an older observation version's features sit in the newest one's, feature by
+    feature (None when ``encoder`` is the newest): every older version's field is a
+    newest field of the same name and width, written alike, so a compiled core, which
+    writes the newest, gives an older version by taking these columns (the differential
+    tests hold them to the older Python encoder)."""
+    if encoder.size == newest.size and encoder.offsets == newest.offsets:
+        return None
+    columns = []
+    for name, width, _ in encoder.parts:
+        kept = next((w for n, w, _ in newest.parts if n == name), None)
+        if kept != width:
+            raise ConfigError(f"eights.vector: the {variant} observation's field {name!r} "
+                              f"is not in the newest version as it is (width {width}); "
+                              f"use backend='python' for this version")
+        start = newest.offsets[name]
+        columns.extend(range(start, start + width))
+    return np.array(columns, np.intp)
+
+
 class CompiledTables(Tables):
     """A variant's numba core (:data:`COMPILED`) over one record array of tables."""
 
@@ -279,10 +299,6 @@ class CompiledTables(Tables):
                               f"{', '.join(sorted(COMPILED))} (the others run on "
                               f"backend='python')")
         engine = engine_class(variant)
-        if version is not None and version != REGISTRY[variant].env_version:
-            raise ConfigError(f"eights.vector: the compiled {variant} core writes the v"
-                              f"{REGISTRY[variant].env_version} observation, not v{version}; "
-                              f"use backend='python' for older versions")
         self.core = core = importlib.import_module(COMPILED[variant])
         self._engine_class = engine
         self.variant = variant
@@ -291,9 +307,15 @@ class CompiledTables(Tables):
         self.num_players = config.num_players
         self.num_actions = len(engine.actions)
         self.texts = engine.actions.texts
-        encoder = engine.encoder(config, version)
-        self.observation_size = encoder.size
-        self.params, self.offsets, self.scales = core.compile_config(engine, config, encoder)
+        newest = engine.encoder(config, None)
+        self.observation_size = engine.encoder(config, version).size
+        self._written_size = newest.size
+        self.params, self.offsets, self.scales = core.compile_config(engine, config, newest)
+        #: the columns of the newest observation (what the core writes) that an older
+        #: ``version`` keeps, in its order; None when the newest is asked for
+        self.columns = older_columns(engine.encoder(config, version), newest, variant)
+        self._written = np.zeros((num_tables, newest.size), np.float32) \
+            if self.columns is not None else None
         #: what the core reads of the engine's declarations (its ``constants``): ``rules``
         #: goes to every entry point that moves a table, ``hints`` to the heuristic besides
         self.rules, self.hints = core.constants(engine, config)
@@ -309,7 +331,7 @@ class CompiledTables(Tables):
         started = time.perf_counter()
         scratch = np.zeros(1, self.state.dtype)
         one, seat = np.zeros(1, np.int64), np.zeros(1, np.int64)
-        obs = np.zeros((1, self.observation_size), np.float32)
+        obs = np.zeros((1, self._written_size), np.float32)
         masks = np.zeros((1, self.num_actions), np.int8)
         batch.reset_all(scratch, self.params, self.rules, np.zeros(1, np.uint64))
         batch.observe_many(scratch, self.params, self.offsets, self.scales, one, seat, obs, masks)
@@ -344,9 +366,16 @@ class CompiledTables(Tables):
         return self.state["game_seed"].copy()
 
     def observe(self, tables, seats, obs, masks) -> None:
-        batch.observe_many(self.state, self.params, self.offsets, self.scales,
-                               np.asarray(tables, np.int64), np.asarray(seats, np.int64),
-                               obs, masks)
+        tables = np.asarray(tables, np.int64)
+        written = obs
+        if self._written is not None:
+            if len(self._written) < len(tables):  # rows for more seats than tables
+                self._written = np.zeros((len(tables), self._written_size), np.float32)
+            written = self._written[: len(tables)]
+        batch.observe_many(self.state, self.params, self.offsets, self.scales, tables,
+                           np.asarray(seats, np.int64), written, masks)
+        if self._written is not None:
+            np.take(written, self.columns, axis=1, out=obs)
 
     def step(self, tables, actions) -> None:
         tables = np.asarray(tables, np.int64)
@@ -416,10 +445,10 @@ class CompiledTables(Tables):
 
 def make_tables(variant: str, num_tables: int, backend: str = "auto",
                 version: int | None = None, **options: Any) -> Tables:
-    """``backend``: ``"compiled"`` (the numba core; refused where a variant has none or
-    for an older observation ``version``), ``"python"`` (the engines) or ``"auto"``
-    (compiled where it exists, writes the ``version`` asked for and plays the options:
-    a core's :class:`NotCompiled` falls back to the engines)."""
+    """``backend``: ``"compiled"`` (the numba core; refused where a variant has none),
+    ``"python"`` (the engines) or ``"auto"`` (compiled where it exists and plays the
+    options: a core's :class:`NotCompiled` falls back to the engines). Either writes the
+    observation ``version`` asked for (``None``: the newest)."""
     if variant not in REGISTRY:
         raise ConfigError(f"eights.vector: unknown variant {variant!r}; variants: "
                           f"{', '.join(REGISTRY)}")
@@ -430,8 +459,7 @@ def make_tables(variant: str, num_tables: int, backend: str = "auto",
     if backend not in ("auto", "compiled", "python"):
         raise ConfigError(f"eights.vector: backend={backend!r} is not allowed; backend is "
                           f"'auto', 'compiled' or 'python'")
-    newest = version is None or version == REGISTRY[variant].env_version
-    if backend == "python" or (backend == "auto" and (variant not in COMPILED or not newest)):
+    if backend == "python" or (backend == "auto" and variant not in COMPILED):
         return PythonTables(variant, int(num_tables), version, **options)
     try:
         return CompiledTables(variant, int(num_tables), version, **options)

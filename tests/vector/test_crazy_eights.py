@@ -109,7 +109,6 @@ def test_an_ended_table_refuses_every_action():
     (("crazy_eights", 2.0), {}, "num_envs=2.0"),
     (("crazy_eights", True), {}, "num_envs=True"),
     (("no_such_eights", 4), {}, "unknown variant 'no_such_eights'"),
-    (("crazy_eights", 4), {"backend": "compiled", "version": 1}, "not v1"),
     (("crazy_eights", 4), {"backend": "compiled", "num_players": 9}, "num_players"),
 ])
 def test_make_tables_refuses(args, kwargs, words):
@@ -126,5 +125,24 @@ def test_compiled_tables_refuse_a_variant_with_no_core():
 def test_auto_takes_the_compiled_core_where_there_is_one():
     assert isinstance(make_tables("crazy_eights", 2), CompiledTables)
     assert isinstance(make_tables("crazier_eights", 2), CompiledTables)
-    assert isinstance(make_tables("crazier_eights", 2, version=1), PythonTables)
+    assert isinstance(make_tables("crazier_eights", 2, version=1), CompiledTables)
     assert isinstance(make_tables("crazy_eights", 2, "python"), PythonTables)
+
+
+def test_an_older_field_the_newest_layout_changed_is_refused_by_name():
+    """A compiled core gives an older version by taking columns of the newest: a field
+    whose width changed cannot be taken, and the tables say which and where to go."""
+    from types import SimpleNamespace
+
+    from eights.vector.tables import older_columns
+
+    newest = SimpleNamespace(size=6, offsets={"hand": 0, "top": 4},
+                             parts=[("hand", 4, None), ("top", 2, None)])
+    older = SimpleNamespace(size=5, offsets={"top": 0, "hand": 2},
+                            parts=[("top", 2, None), ("hand", 3, None)])
+    with pytest.raises(ConfigError, match=r"field 'hand' is not in the newest version as it "
+                                          r"is \(width 3\); use backend='python'"):
+        older_columns(older, newest, "crazy_eights")
+    older.parts[1], older.size = ("hand", 4, None), 6
+    assert older_columns(older, newest, "crazy_eights").tolist() == [4, 5, 0, 1, 2, 3]
+    assert older_columns(newest, newest, "crazy_eights") is None

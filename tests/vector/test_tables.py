@@ -10,6 +10,7 @@ from eights.config import ConfigError
 from eights.engines.base import IllegalActionError
 from eights.vector import CompiledTables, make_tables
 from eights.vector.tables import COMPILED
+from tests.vector.differential_script import differential
 
 #: each core's cases on the worker of that core's own tests (one compile per core per run)
 pytestmark = pytest.mark.parametrize("variant", [
@@ -146,3 +147,14 @@ def test_play_heuristic_plays_what_rounds_of_heuristic_actions_play(variant):
         first_legal = np.array([int(fused.legal_actions(int(i))[0]) for i in acting], np.int64)
         for tables in every:
             tables.step(acting, first_legal)
+
+
+def test_an_older_observation_version_is_the_engines_feature_for_feature(variant):
+    """The core writes the newest observation; ``version=1`` tables keep the v1 columns,
+    which the differential comparison holds to the v1 Python encoder at every decision."""
+    tables = make_tables(variant, 2, "compiled", version=1)
+    assert tables.observation_size == make_tables(variant, 1, "python",
+                                                  version=1).observation_size
+    assert len(tables.columns) == tables.observation_size
+    result = differential.compare({}, 40, variant=variant, seed=3, version=1)
+    assert result.games == 40 and result.decisions > 0
