@@ -46,9 +46,9 @@ config options; a name that is neither is refused with both lists.
 ``backend`` says where the game is played (:mod:`eights.envs.tables`):
 ``"python"`` (the default) on the variant's engine, ``"compiled"`` on one
 table of its compiled core of :mod:`eights.vector`: the same games from the
-same seeds, observation for observation, several times faster a decision;
-the newest observation version only, no stacked decks, and ``env.engine`` a
-replayed copy for reading.
+same seeds, observation for observation (an older version's as the newest
+one's columns), several times faster a decision; no stacked decks, and
+``env.engine`` a replayed copy for reading.
 
 ``env()`` returns this class itself rather than wrapping it in PettingZoo's
 ``OrderEnforcingWrapper`` and ``AssertOutOfBoundsWrapper``: it makes both
