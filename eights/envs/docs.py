@@ -19,7 +19,7 @@ ENV_OPTIONS_ROW = (
     '("raise": IllegalActionError, game unchanged; "terminate": the game ends, '
     '`illegal_reward` (-1) to the agent that played it, 0 to the others), `illegal_reward` (-1), '
     '`backend` ("python": the engine; "compiled": one table of the compiled core, the same '
-    'games, several times faster, newest version only, no stacked decks)')
+    'games, several times faster, every version, no stacked decks)')
 
 
 #: the version-history line of every variant's v2: the public history, and why

@@ -248,7 +248,7 @@ def env_kind(settings: TrainSettings) -> str:
     pool = OpponentPool.parse(settings.opponents, max_snapshots=settings.max_snapshots)
     if any(spec != SELF and spec_kind(spec) not in BATCHED for spec, _ in pool.entries):
         return "batched"
-    try:  # refused: no core for the variant, an option it does not play, an older layout
+    try:  # refused: no core for the variant, an option it does not play
         CompiledTables(settings.variant, 1, settings.observation_version,
                        **settings.game_options())
     except ConfigError:

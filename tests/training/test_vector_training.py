@@ -39,7 +39,7 @@ def test_the_vector_tables_refuse_the_privileged_critic():
     ({"privileged_critic": True}, "batched"),
     ({"opponents": "heuristic@0.5,ismcts:sims=5@0.5"}, "batched"),
     ({"opponents": "random,greedy,policy,self"}, "vector"),
-    ({"observation_version": 1}, "batched"),
+    ({"observation_version": 1}, "vector"),
     ({"vec": "dummy"}, "dummy"),
 ], ids=["defaults", "jokers", "critic", "python-agent", "batched-kinds", "v1", "named"])
 def test_auto_takes_the_vector_tables_where_the_run_can(settings, kind):

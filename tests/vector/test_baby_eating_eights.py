@@ -17,7 +17,6 @@ import pytest
 
 import eights
 import eights.vector
-from eights.config import ConfigError
 from eights.engines import engine_class
 from eights.engines.base import IllegalActionError
 from eights.vector import CompiledTables, PythonTables, make_tables
@@ -209,11 +208,10 @@ def test_the_core_refuses_an_engine_whose_card_tables_changed(monkeypatch):
         core.compile_config(engine, config, engine.encoder(config, None))
 
 
-def test_auto_takes_the_compiled_core_for_the_newest_observation_only():
+def test_auto_takes_the_compiled_core_for_every_observation_version():
     assert isinstance(make_tables(VARIANT, 2), CompiledTables)
-    assert isinstance(make_tables(VARIANT, 2, version=1), PythonTables)
-    with pytest.raises(ConfigError, match="not v1"):
-        make_tables(VARIANT, 2, "compiled", version=1)
+    assert isinstance(make_tables(VARIANT, 2, version=1), CompiledTables)
+    assert isinstance(make_tables(VARIANT, 2, "python", version=1), PythonTables)
 
 
 def test_the_env_plays_baby_eating_eights_on_the_compiled_core():

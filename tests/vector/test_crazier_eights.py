@@ -215,7 +215,7 @@ def test_auto_takes_the_compiled_core_for_every_option():
     assert isinstance(make_tables(VARIANT, 2), CompiledTables)
     assert isinstance(make_tables(VARIANT, 2, num_players=6, teams=3, games=3,
                                   reward="score", num_decks=2), CompiledTables)
-    assert isinstance(make_tables(VARIANT, 2, version=1), PythonTables)
+    assert isinstance(make_tables(VARIANT, 2, version=1), CompiledTables)
 
 
 def test_the_env_plays_crazier_on_the_compiled_core():

@@ -202,10 +202,20 @@ def test_the_policy_opponent_on_the_compiled_core():
             assert env.masks.any(axis=1).all()
 
 
-def test_auto_takes_the_python_tables_for_an_older_observation():
-    """The compiled core writes the newest layout; asked for v1, ``auto`` runs the engines
-    and ``compiled`` says why it cannot."""
-    env = eights.vector.make("crazy_eights", 2, "random", version=1, seed=0)
-    assert isinstance(env.tables, eights.vector.PythonTables)
-    with pytest.raises(ConfigError, match="v1"):
-        eights.vector.make_tables("crazy_eights", 2, "compiled", version=1)
+def test_an_older_observation_runs_on_the_compiled_core_as_the_engines_write_it():
+    """The compiled core writes the newest layout and the tables keep v1's columns: the
+    same observations, step for step, as the engines' v1 tables."""
+    compiled = eights.vector.make("crazy_eights", 4, "heuristic", version=1, seed=0)
+    python = eights.vector.make("crazy_eights", 4, "heuristic", version=1, seed=0,
+                                backend="python")
+    assert isinstance(compiled.tables, eights.vector.CompiledTables)
+    assert compiled.observation_size == python.observation_size == 239
+    obs_c, _ = compiled.reset()
+    obs_p, _ = python.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        assert np.array_equal(obs_c, obs_p)
+        assert np.array_equal(compiled.masks, python.masks)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in python.masks])
+        obs_c, *_ = compiled.step(actions)
+        obs_p, *_ = python.step(actions)

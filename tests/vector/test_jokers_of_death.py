@@ -194,7 +194,7 @@ def test_auto_takes_the_compiled_core_for_every_option():
     assert isinstance(make_tables(VARIANT, 2, five_pile=True, num_players=4, aces=True,
                                   hand_switching=True, free_discard_pile=True,
                                   match=True), CompiledTables)
-    assert isinstance(make_tables(VARIANT, 2, version=1), PythonTables)
+    assert isinstance(make_tables(VARIANT, 2, version=1), CompiledTables)
 
 
 def test_the_env_plays_jokers_on_the_compiled_core():

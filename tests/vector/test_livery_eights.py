@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 import eights.vector
-from eights.config import ConfigError
 from eights.engines import engine_class
 from eights.engines.base import IllegalActionError
 from eights.vector import CompiledTables, PythonTables, make_tables
@@ -142,11 +141,10 @@ def test_the_core_refuses_an_observation_layout_it_does_not_write():
         core.compile_config(engine, config, engine.encoder(config, 1))
 
 
-def test_auto_takes_the_compiled_core_for_the_newest_observation_only():
+def test_auto_takes_the_compiled_core_for_every_observation_version():
     assert isinstance(make_tables(VARIANT, 2), CompiledTables)
-    assert isinstance(make_tables(VARIANT, 2, version=1), PythonTables)
-    with pytest.raises(ConfigError, match="not v1"):
-        make_tables(VARIANT, 2, "compiled", version=1)
+    assert isinstance(make_tables(VARIANT, 2, version=1), CompiledTables)
+    assert isinstance(make_tables(VARIANT, 2, "python", version=1), PythonTables)
 
 
 def test_the_env_plays_livery_on_the_compiled_core():
