@@ -307,15 +307,17 @@ class CompiledTables(Tables):
         self.num_players = config.num_players
         self.num_actions = len(engine.actions)
         self.texts = engine.actions.texts
-        newest = engine.encoder(config, None)
-        self.observation_size = engine.encoder(config, version).size
-        self._written_size = newest.size
+        encoder, newest = engine.encoder(config, version), engine.encoder(config, None)
+        self.observation_size = encoder.size
+        self._written_size = newest.size  # what the core writes: the newest observation
         self.params, self.offsets, self.scales = core.compile_config(engine, config, newest)
-        #: the columns of the newest observation (what the core writes) that an older
-        #: ``version`` keeps, in its order; None when the newest is asked for
-        self.columns = older_columns(engine.encoder(config, version), newest, variant)
-        self._written = np.zeros((num_tables, newest.size), np.float32) \
-            if self.columns is not None else None
+        #: the columns of the newest observation that an older ``version`` keeps, in its
+        #: order; None when the newest is asked for
+        self.columns = older_columns(encoder, newest, variant)
+        #: rows the core writes the newest observation into before an older version's
+        #: columns are taken (grown when one call observes more rows than tables)
+        self._written = None if self.columns is None else \
+            np.zeros((num_tables, newest.size), np.float32)
         #: what the core reads of the engine's declarations (its ``constants``): ``rules``
         #: goes to every entry point that moves a table, ``hints`` to the heuristic besides
         self.rules, self.hints = core.constants(engine, config)
@@ -369,7 +371,7 @@ class CompiledTables(Tables):
         tables = np.asarray(tables, np.int64)
         written = obs
         if self._written is not None:
-            if len(self._written) < len(tables):  # rows for more seats than tables
+            if len(self._written) < len(tables):
                 self._written = np.zeros((len(tables), self._written_size), np.float32)
             written = self._written[: len(tables)]
         batch.observe_many(self.state, self.params, self.offsets, self.scales, tables,
