@@ -35,8 +35,9 @@ MIN_VS_RANDOM = {2: 0.7, 3: 0.45, 4: 0.4}
 def test_the_promised_models_are_shipped():
     assert set(EXPECTED) <= set(SHIPPED)
     for name in SHIPPED:
-        # (about 1.2 MB: two hidden layers of 256 on crazier_eights' 727 v2 features, float32)
-        assert (MODELS_DIR / f"{name}.npz").stat().st_size < 1_250_000, "keep shipped models small"
+        # (about 1.26 MB: two hidden layers of 256 on jokers_of_death's 770 v2 features at three
+        # players, float32)
+        assert (MODELS_DIR / f"{name}.npz").stat().st_size < 1_300_000, "keep shipped models small"
 
 
 @pytest.mark.parametrize("name", SHIPPED)
