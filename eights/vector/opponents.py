@@ -90,16 +90,10 @@ class PolicyOpponent(Opponent):
         self.agent, self.rng = agent, rng
 
     def act(self, tables, obs, masks):
-        logits = self.agent._net.logits(obs).astype(np.float64)
-        logits[masks == 0] = -np.inf
-        if not self.agent.sample:
-            return np.argmax(logits, axis=1)
-        logits -= logits.max(axis=1, keepdims=True)
-        probs = np.exp(logits)
-        probs /= probs.sum(axis=1, keepdims=True)
-        cumulative = probs.cumsum(axis=1)
-        draws = self.rng.random((len(tables), 1))
-        return np.minimum((cumulative < draws).sum(axis=1), masks.shape[1] - 1)
+        logits = np.where(masks != 0, self.agent._net.logits(obs), -np.inf)
+        if self.agent.sample:  # Gumbel-max: argmax of logits + Gumbel noise ~ softmax(logits)
+            logits += self.rng.gumbel(size=logits.shape)
+        return np.argmax(logits, axis=1)
 
 
 class AgentOpponent(Opponent):
