@@ -14,10 +14,10 @@ networks' first layers as one ``addmm`` against their weights stacked side by si
 ``addmm`` each, the activations in place. The stacked and transposed weights are
 built once and kept until a parameter changes, so they are rebuilt once per
 update, not once per step. A change is seen two ways: a write into a tensor (a
-loaded checkpoint, an in-place edit) bumps its version counter, and an optimizer
-:meth:`FusedRollout.watch` was given counts its steps (torch's fused Adam writes
-the parameters without bumping their versions). The outputs equal the modules' to float rounding
-(``tests/training/test_fused.py``).
+loaded checkpoint, an in-place edit) bumps its version counter, and the steps of
+the optimizer :meth:`FusedRollout.watch` was given are counted (torch's fused Adam
+writes the parameters without bumping their versions). The outputs equal the
+modules' to float rounding (``tests/training/test_fused.py``).
 
 It applies only where it knows the network: a plain ``MlpExtractor`` whose two
 ``nn.Sequential`` alternate ``Linear`` and ``Tanh`` or ``ReLU`` (stable-baselines3's
@@ -28,7 +28,6 @@ and the policy then runs the modules as before.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable, Sequence
 
 import torch as th
@@ -70,7 +69,6 @@ class FusedRollout:
         self._parameters = [t for lin in linears for t in (lin.weight, lin.bias)]
         self._key: tuple | None = None
         self._steps = 0
-        self._watched: weakref.WeakSet[th.optim.Optimizer] = weakref.WeakSet()
         self._first: tuple[th.Tensor, th.Tensor, int] | None = None
         self._rest: list[list[tuple[th.Tensor, th.Tensor, Callable | None]]] = []
 
@@ -88,10 +86,9 @@ class FusedRollout:
         return cls(actor, critic, action_head, value_head)
 
     def watch(self, optimizer: th.optim.Optimizer) -> None:
-        """Count ``optimizer``'s steps as changes of the weights (once per optimizer)."""
-        if optimizer not in self._watched:
-            self._watched.add(optimizer)
-            optimizer.register_step_post_hook(self._count_step)
+        """Count ``optimizer``'s steps as changes of the weights (the policy's own optimizer,
+        given once when the policy is built)."""
+        optimizer.register_step_post_hook(self._count_step)
 
     def _count_step(self, *_: object) -> None:
         self._steps += 1
@@ -111,9 +108,8 @@ class FusedRollout:
                 actor, critic = actor[1:], critic[1:]
             self._rest = []
             for layers, head in ((actor, self._action_head), (critic, self._value_head)):
-                steps = [(lin.weight.t().contiguous(), lin.bias.clone(), act)
-                         for lin, act in layers]
-                steps.append((head.weight.t().contiguous(), head.bias.clone(), None))
+                steps = [(lin.weight.t().contiguous(), lin.bias, act) for lin, act in layers]
+                steps.append((head.weight.t().contiguous(), head.bias, None))
                 self._rest.append(steps)
         self._key = key
 
