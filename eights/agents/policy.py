@@ -358,8 +358,10 @@ class NumpyPolicy:
             if isinstance(module, nn.Linear):
                 layers.append((module.weight.detach().cpu().numpy().T.copy(),
                                module.bias.detach().cpu().numpy().copy()))
-            else:
-                activations.add(type(module).__name__.lower())
+            else:  # by the torch module it is (a FastTanh is an nn.Tanh)
+                known = [name for name, kind in (("tanh", nn.Tanh), ("relu", nn.ReLU))
+                         if isinstance(module, kind)]
+                activations.add(known[0] if known else type(module).__name__.lower())
         if len(activations) > 1:
             raise ConfigError(f"policy mixes activations {sorted(activations)}; PolicyAgent "
                               f"plays MLPs with one activation")

@@ -34,9 +34,13 @@ import torch as th
 from stable_baselines3.common.torch_layers import MlpExtractor
 from torch import nn
 
-#: the in-place activations the fused pass knows, by module type
+from .tanh import FastTanh, tanh_
+
+#: the in-place activations the fused pass knows, by module type (tanh through numpy's
+#: kernel either way: :mod:`eights.training.tanh`)
 _ACTIVATIONS: dict[type[nn.Module], Callable[[th.Tensor], th.Tensor]] = {
-    nn.Tanh: th.Tensor.tanh_,
+    nn.Tanh: tanh_,
+    FastTanh: tanh_,
     nn.ReLU: th.Tensor.relu_,
 }
 

@@ -24,8 +24,13 @@ whose work is bookkeeping:
   and their heads run as a few fused products (:class:`~eights.training.fused.FusedRollout`):
   about 250 us a step of 32 rows instead of 340, some 2 us of a learner decision
   (87.3 against 89.0 us, ``docs/training.md``).
+* **the activations** (added 2026-11-28): ``torch.tanh`` does not run vectorized in
+  the CPU torch installed here, ``numpy.tanh`` does, at a tenth of the cost; the
+  extractor's ``nn.Tanh`` modules become :class:`~eights.training.tanh.FastTanh`
+  (the same function to float rounding, torch's own gradient), about 10 us of a
+  learner decision (``docs/training.md``).
 
-:class:`MaskedMlpPolicy` is ``MaskableActorCriticPolicy`` with all three; ``eights train``
+:class:`MaskedMlpPolicy` is ``MaskableActorCriticPolicy`` with all four; ``eights train``
 builds every model with it (or :class:`~eights.training.critic.PrivilegedCriticPolicy`,
 which derives from it). Checkpoints hold tensors only, so a model trained with
 sb3-contrib's own policy loads into this one and back.
@@ -43,6 +48,7 @@ from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistrib
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 from .fused import FusedRollout
+from .tanh import swap_tanh
 
 #: what a masked action's logit becomes (sb3-contrib's own value, so the numbers agree)
 MASKED_LOGIT = -1e8
@@ -129,6 +135,7 @@ class MaskedMlpPolicy(MaskableActorCriticPolicy):
     def _build(self, lr_schedule: Any) -> None:
         self.action_dist = MaskedCategoricalDistribution(int(self.action_space.n))
         super()._build(lr_schedule)
+        swap_tanh(self.mlp_extractor)
         self._fused = FusedRollout.build(self.mlp_extractor, self.action_net, self.value_net)
         if self._fused is not None:
             self._fused.watch(self.optimizer)
