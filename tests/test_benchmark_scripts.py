@@ -192,9 +192,10 @@ def test_belief_scores_a_perfect_read_above_uniform_dealing(capsys, monkeypatch)
         return copy.state.hands
 
     perfect, uniform = belief.Score(), belief.Score()
-    belief.score_position(game, view, truth, 10, random.Random(1), perfect)
-    belief.score_position(game, view, belief.methods("crazy_eights")["uniform"], 10,
-                          random.Random(1), uniform)
+    for deal, score in ((truth, perfect), (belief.methods("crazy_eights")["uniform"], uniform)):
+        chances = belief.dealt_probabilities(view, deal, 10, random.Random(1), 2,
+                                             len(game.cardset))
+        belief.score_position(game, view, chances, 10, score)
     assert perfect.mass_on_hand == pytest.approx(1.0 - 1 / 20)
     assert uniform.mass_on_hand < 0.5 and uniform.loglik_per_card < perfect.loglik_per_card
     monkeypatch.setenv("COLUMNS", "200")  # one line a row
@@ -211,3 +212,20 @@ def test_belief_measures_the_compiled_heuristic_chain():
     compiled, uniform = scores["heuristic-compiled"], scores["uniform"]
     assert compiled.positions == uniform.positions > 3 and not compiled.failures
     assert compiled.mass_on_hand > uniform.mass_on_hand
+
+
+def test_belief_probes_read_the_hands_from_each_observation_version(capsys, monkeypatch):
+    """The observation probes train on their own games, are scored on the measured
+    positions like the deals, and read the hands better than uniform dealing; the script
+    prints their rows and refuses too few probe games."""
+    belief = load("belief")
+    scores = belief.measure("crazy_eights", 2, 20, 4, 0, probe_games=100)
+    for name in ("probe-v1", "probe-v2"):
+        assert scores[name].positions == scores["uniform"].positions > 3
+        assert scores[name].loglik_per_card > scores["uniform"].loglik_per_card
+    monkeypatch.setenv("COLUMNS", "200")
+    assert belief.main(["--variants", "livery_eights", "--games", "1", "--deals", "4",
+                        "--probe-games", "10"]) == 0
+    assert "probe-v2" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        belief.main(["--variants", "livery_eights", "--probe-games", "5"])
