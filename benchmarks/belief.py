@@ -176,8 +176,6 @@ class ObservationProbe:
                 best = loss
                 best_state = {k: t.clone() for k, t in self.net.state_dict().items()}
         self.net.load_state_dict(best_state)
-        #: the held-out games' mean cross-entropy per card at the epoch kept
-        self.validation_loss = best
 
     def probabilities(self, game: Engine, view: PlayerView) -> dict[int, list[float]]:
         n, kinds = game.num_players, len(game.cardset)

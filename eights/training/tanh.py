@@ -9,10 +9,11 @@ four more in every rollout step, that was about a tenth of a learner decision
 (``docs/training.md``, *What a learner decision costs*).
 
 :class:`FastTanh` is an ``nn.Tanh`` (a drop-in module, so anything that checks for
-``nn.Tanh`` still finds one) whose forward pass computes ``numpy.tanh`` into the
-tensor's own memory and whose backward pass is torch's own ``tanh_backward`` (the
-gradient ``g * (1 - y**2)`` from the saved output, as ``torch.tanh``'s is). The
-values agree with ``torch.tanh`` to a float32 rounding (``tests/training/test_tanh.py``).
+``nn.Tanh`` still finds one) whose forward pass computes ``numpy.tanh`` into a new
+array (:func:`tanh_` overwrites its argument in place instead) and whose backward
+pass is torch's own ``tanh_backward`` (the gradient ``g * (1 - y**2)`` from the
+saved output, as ``torch.tanh``'s is). The values agree with ``torch.tanh`` to a
+float32 rounding (``tests/training/test_tanh.py``).
 Tensors numpy cannot view (on an accelerator, or of a dtype numpy lacks) go through
 ``torch.tanh`` unchanged.
 """
@@ -72,11 +73,9 @@ class FastTanh(nn.Tanh):
     """``nn.Tanh`` computed by :func:`tanh`; see the module docstring."""
 
     def forward(self, x: th.Tensor) -> th.Tensor:
-        if not _numpy_can(x):
-            return th.tanh(x)
-        if x.requires_grad and th.is_grad_enabled():
+        if x.requires_grad and th.is_grad_enabled() and _numpy_can(x):
             return _Tanh.apply(x)
-        return tanh(x)
+        return tanh(x)  # (torch's own where numpy cannot take ``x``)
 
 
 def swap_tanh(module: nn.Module) -> int:
