@@ -9,11 +9,12 @@ call paying torch's hook and dispatch overhead. On one core (2026-11-28) that wa
 about 320 us a step of 32 rows, 10 us of every learner decision.
 
 :class:`FusedRollout` computes the same function from the same parameters: both
-networks' first layers as one ``addmm`` against their weights stacked side by side
-(they read the same features), then each network's further layers and head as one
-``addmm`` each, the activations in place. The stacked and transposed weights are
-built once and kept until a parameter changes, so they are rebuilt once per
-update, not once per step. A change is seen two ways: a write into a tensor (a
+networks' first layers as one product against their weights stacked side by side
+(they read the same features; from the nonzero features alone where they are sparse,
+:mod:`eights.training.sparse_linear`), then each network's further layers and head as
+one product each (:func:`eights.training.products.linear`), the activations in place.
+The stacked weights are built once and kept until a parameter changes, so they are
+rebuilt once per update, not once per step. A change is seen two ways: a write into a tensor (a
 loaded checkpoint, an in-place edit) bumps its version counter, and the steps of
 the optimizer :meth:`FusedRollout.watch` was given are counted (torch's fused Adam
 writes the parameters without bumping their versions). The outputs equal the
@@ -34,6 +35,8 @@ import torch as th
 from stable_baselines3.common.torch_layers import MlpExtractor
 from torch import nn
 
+from .products import FastLinear, linear
+from .sparse_linear import SparseInputLinear, sparse_rows
 from .tanh import FastTanh, tanh_
 
 #: the in-place activations the fused pass knows, by module type (tanh through numpy's
@@ -45,17 +48,21 @@ _ACTIVATIONS: dict[type[nn.Module], Callable[[th.Tensor], th.Tensor]] = {
 }
 
 
+#: the layers it fuses (each an ``nn.Linear``, computed one way or another)
+_LINEARS = (nn.Linear, FastLinear, SparseInputLinear)
+
+
 def _layers(net: nn.Sequential) -> list[tuple[nn.Linear, Callable[[th.Tensor], th.Tensor]]] | None:
     """``net`` as (Linear, in-place activation) pairs, or None if it is anything else."""
     modules = list(net)
     if len(modules) % 2:
         return None
     pairs = []
-    for linear, activation in zip(modules[::2], modules[1::2], strict=True):
+    for layer, activation in zip(modules[::2], modules[1::2], strict=True):
         apply = _ACTIVATIONS.get(type(activation))
-        if type(linear) is not nn.Linear or linear.bias is None or apply is None:
+        if type(layer) not in _LINEARS or layer.bias is None or apply is None:
             return None
-        pairs.append((linear, apply))
+        pairs.append((layer, apply))
     return pairs
 
 
@@ -73,7 +80,7 @@ class FusedRollout:
         self._parameters = [t for lin in linears for t in (lin.weight, lin.bias)]
         self._key: tuple | None = None
         self._steps = 0
-        self._first: tuple[th.Tensor, th.Tensor, int] | None = None
+        self._first: tuple[th.Tensor, th.Tensor, th.Tensor, int] | None = None
         self._rest: list[list[tuple[th.Tensor, th.Tensor, Callable | None]]] = []
 
     @classmethod
@@ -82,7 +89,7 @@ class FusedRollout:
         """The fused pass for these modules, or None where it does not know them."""
         if type(extractor) is not MlpExtractor:
             return None
-        if type(action_head) is not nn.Linear or type(value_head) is not nn.Linear:
+        if type(action_head) not in _LINEARS or type(value_head) not in _LINEARS:
             return None
         actor, critic = _layers(extractor.policy_net), _layers(extractor.value_net)
         if actor is None or critic is None:
@@ -107,13 +114,14 @@ class FusedRollout:
             actor, critic = self._actor, self._critic
             if actor and critic:  # both read the features: one product for both first layers
                 (pa, _), (pc, _) = actor[0], critic[0]
-                weight = th.cat([pa.weight, pc.weight]).t().contiguous()
-                self._first = (weight, th.cat([pa.bias, pc.bias]), pa.out_features)
+                weight = th.cat([pa.weight, pc.weight])
+                self._first = (weight, weight.t().contiguous(), th.cat([pa.bias, pc.bias]),
+                               pa.out_features)
                 actor, critic = actor[1:], critic[1:]
             self._rest = []
             for layers, head in ((actor, self._action_head), (critic, self._value_head)):
-                steps = [(lin.weight.t().contiguous(), lin.bias, act) for lin, act in layers]
-                steps.append((head.weight.t().contiguous(), head.bias, None))
+                steps = [(lin.weight, lin.bias, act) for lin, act in layers]
+                steps.append((head.weight, head.bias, None))
                 self._rest.append(steps)
         self._key = key
 
@@ -123,15 +131,17 @@ class FusedRollout:
         with th.no_grad():
             outputs = []
             if self._first is not None:
-                weight, bias, split = self._first
-                hidden = th.addmm(bias, features, weight)
+                weight, weight_t, bias, split = self._first
+                rows = sparse_rows(features)
+                hidden = linear(features, weight, bias) if rows is None else \
+                    th.from_numpy(rows.times(weight_t.numpy(), bias.numpy()))
                 first_actor, first_critic = self._actor[0][1], self._critic[0][1]
                 inputs = [first_actor(hidden[:, :split]), first_critic(hidden[:, split:])]
             else:
                 inputs = [features, features]
             for x, steps in zip(inputs, self._rest, strict=True):
                 for weight, bias, activation in steps:
-                    x = th.addmm(bias, x, weight)
+                    x = linear(x, weight, bias)
                     if activation is not None:
                         x = activation(x)
                 outputs.append(x)

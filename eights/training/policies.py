@@ -48,6 +48,8 @@ from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistrib
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 from .fused import FusedRollout
+from .products import swap_linear
+from .sparse_linear import sparse_first_layers
 from .tanh import swap_tanh
 
 #: what a masked action's logit becomes (sb3-contrib's own value, so the numbers agree)
@@ -136,6 +138,8 @@ class MaskedMlpPolicy(MaskableActorCriticPolicy):
         self.action_dist = MaskedCategoricalDistribution(int(self.action_space.n))
         super()._build(lr_schedule)
         swap_tanh(self.mlp_extractor)
+        sparse_first_layers(self.mlp_extractor.policy_net, self.mlp_extractor.value_net)
+        swap_linear(self)
         self._fused = FusedRollout.build(self.mlp_extractor, self.action_net, self.value_net)
         if self._fused is not None:
             self._fused.watch(self.optimizer)

@@ -21,9 +21,10 @@ def _policy(cls=MaskedMlpPolicy, **kwargs):
                lambda _: 3e-4, **{"net_arch": [16, 12], **kwargs})
 
 
-def _batch(rows: int = 9, seed: int = 0):
+def _batch(rows: int = 9, seed: int = 0, density: float = 1.0):
     rng = np.random.default_rng(seed)
-    obs = torch.as_tensor(rng.random((rows, FEATURES)), dtype=torch.float32)
+    obs = torch.as_tensor(np.where(rng.random((rows, FEATURES)) < density,
+                                   rng.random((rows, FEATURES)), 0), dtype=torch.float32)
     masks = rng.random((rows, ACTIONS)) < 0.4
     masks[:, 3] = True
     return obs, masks
@@ -44,11 +45,12 @@ def _both(policy, obs, masks, deterministic=False):
 @pytest.mark.parametrize("kwargs", [
     {}, {"activation_fn": nn.ReLU}, {"net_arch": {"pi": [16], "vf": [8, 8]}}, {"net_arch": []}])
 @pytest.mark.parametrize("deterministic", [False, True])
-def test_the_fused_pass_gives_the_modules_numbers(kwargs, deterministic):
+@pytest.mark.parametrize("density", [1.0, 0.1])  # (0.1: the first layers' sparse products)
+def test_the_fused_pass_gives_the_modules_numbers(kwargs, deterministic, density):
     torch.manual_seed(0)
     policy = _policy(**kwargs)
     assert policy._fused is not None
-    obs, masks = _batch()
+    obs, masks = _batch(density=density)
     (actions, values, log_prob), (actions0, values0, log_prob0) = _both(
         policy, obs, masks, deterministic)
     assert torch.equal(actions, actions0)

@@ -129,6 +129,35 @@ def test_the_policy_is_sb3_contribs_network_with_fused_adam():
     assert _policy(optimizer_kwargs={"eps": 1e-3}).optimizer.param_groups[0]["eps"] == 1e-3
 
 
+@pytest.mark.parametrize("density", [0.1, 0.9])
+def test_a_training_pass_gives_sb3_contribs_numbers_and_gradients(density):
+    """Through the first layers' sparse products (a sparse batch) or the dense ones, and
+    oneDNN's or torch's products elsewhere: sb3-contrib's policy's values, log-probabilities,
+    entropies and every parameter's gradient, to float rounding."""
+    torch.manual_seed(0)
+    ours = _policy()
+    torch.manual_seed(0)
+    theirs = _policy(MaskableActorCriticPolicy)
+    layers = [type(m).__name__ for m in ours.modules() if isinstance(m, torch.nn.Linear)]
+    assert layers == ["SparseInputLinear", "FastLinear", "SparseInputLinear", "FastLinear",
+                      "FastLinear", "FastLinear"]
+    rng = np.random.default_rng(1)
+    obs = torch.as_tensor(np.where(rng.random((300, 40)) < density, rng.random((300, 40)), 0),
+                          dtype=torch.float32)
+    masks = rng.random((300, ACTIONS)) < 0.3
+    actions = torch.as_tensor(rng.integers(0, ACTIONS, 300))
+    masks[np.arange(300), actions.numpy()] = True
+    results = []
+    for policy in (ours, theirs):
+        values, log_prob, entropy = policy.evaluate_actions(obs, actions, action_masks=masks)
+        (values.sum() + log_prob.sum() + entropy.sum()).backward()
+        results.append((values, log_prob, entropy, [p.grad for p in policy.parameters()]))
+    for got, expected in zip(results[0][:3], results[1][:3], strict=True):
+        torch.testing.assert_close(got, expected, rtol=1e-5, atol=1e-5)
+    for got, expected in zip(results[0][3], results[1][3], strict=True):
+        torch.testing.assert_close(got, expected, rtol=1e-4, atol=1e-4)
+
+
 def test_the_trainer_builds_every_model_on_it():
     assert policy_class(False, 40)[0] is MaskedMlpPolicy
     critic, extra = policy_class(True, 40)
