@@ -29,8 +29,14 @@ whose work is bookkeeping:
   extractor's ``nn.Tanh`` modules become :class:`~eights.training.tanh.FastTanh`
   (the same function to float rounding, torch's own gradient), about 10 us of a
   learner decision (``docs/training.md``).
+* **the products** (added 2026-11-28): every linear layer runs oneDNN's float32
+  kernels instead of MKL's where torch has them (:mod:`~eights.training.products`;
+  twice as fast on an AMD core, where MKL picks slower kernels), and the two first
+  layers multiply only the observation's nonzero features when few are
+  (:mod:`~eights.training.sparse_linear`): 89 against 59 us a learner decision on
+  crazy_eights' v1 network (``docs/training.md``).
 
-:class:`MaskedMlpPolicy` is ``MaskableActorCriticPolicy`` with all four; ``eights train``
+:class:`MaskedMlpPolicy` is ``MaskableActorCriticPolicy`` with all five; ``eights train``
 builds every model with it (or :class:`~eights.training.critic.PrivilegedCriticPolicy`,
 which derives from it). Checkpoints hold tensors only, so a model trained with
 sb3-contrib's own policy loads into this one and back.
