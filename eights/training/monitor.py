@@ -37,6 +37,7 @@ from .curves import plot_learning_curve
 from .evaluate import Evaluation, evaluate
 from .league import League
 from .opponents import OpponentPool
+from .products import backend_name
 
 EVAL_FIELDS = ("timesteps", "seconds", "opponent", "games", "win_rate", "ci_low", "ci_high",
                "truncated")
@@ -97,6 +98,7 @@ class TrainingMonitor(BaseCallback):
         envs = ENV_NAMES.get(self.settings.vec, f"--vec {self.settings.vec}")
         self._log(f"{self.settings.n_envs} envs ({envs}); "
                   f"checkpoints and evaluations every {every:,} timesteps")
+        self._log(f"the network's products through {backend_name()}")
         self._load_history()
         self._push_snapshots()
         if self.settings.progress:

@@ -66,6 +66,11 @@ def onednn_enabled() -> bool:
     return works
 
 
+def backend_name() -> str:
+    """What computes the policy's dense products in this process, for a run's log."""
+    return "oneDNN" if onednn_enabled() else "torch's own kernels"
+
+
 def _fits(x: th.Tensor, weight: th.Tensor) -> bool:
     """Whether oneDNN takes these tensors (2-d float32 on the CPU) in this process."""
     return (x.dim() == 2 and x.dtype == th.float32 and weight.dtype == th.float32
@@ -129,4 +134,4 @@ def swap_linear(module: nn.Module, cls: type[FastLinear] = FastLinear) -> int:
     return swapped
 
 
-__all__ = ["CHOICES", "FastLinear", "linear", "onednn_enabled", "swap_linear"]
+__all__ = ["CHOICES", "FastLinear", "backend_name", "linear", "onednn_enabled", "swap_linear"]

@@ -9,7 +9,13 @@ from torch import nn
 
 from eights.config import ConfigError
 from eights.training import products
-from eights.training.products import FastLinear, linear, onednn_enabled, swap_linear
+from eights.training.products import (
+    FastLinear,
+    backend_name,
+    linear,
+    onednn_enabled,
+    swap_linear,
+)
 
 
 @pytest.fixture
@@ -98,6 +104,13 @@ def test_a_probe_that_disagrees_turns_it_off(choice, monkeypatch):
     choice("auto")
     monkeypatch.setattr(products, "_onednn", lambda x, w, b: F.linear(x, w, b) + 1)
     assert not onednn_enabled()
+
+
+def test_the_log_names_the_kernels(choice):
+    choice("torch")
+    assert backend_name() == "torch's own kernels"
+    choice("auto")
+    assert backend_name() == ("oneDNN" if onednn_enabled() else "torch's own kernels")
 
 
 def test_an_unknown_choice_is_named(choice):

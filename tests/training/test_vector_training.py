@@ -10,6 +10,7 @@ from rich.console import Console
 
 from eights.config import ConfigError
 from eights.training.checkpoints import read_metadata
+from eights.training.products import backend_name
 from eights.training.trainer import TrainSettings, env_kind, train
 
 
@@ -54,6 +55,8 @@ def test_a_run_records_the_env_it_stepped(tmp_path, capsys):
                                  n_steps=64, batch_size=128, n_epochs=1, checkpoint_every=128,
                                  eval_games=2, net_arch=(16,), opponents="heuristic",
                                  eval_opponents="random", progress=False), console=Console())
-    assert "2 envs (eights.vector tables, --vec vector)" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "2 envs (eights.vector tables, --vec vector)" in out
+    assert f"the network's products through {backend_name()}" in out
     assert json.loads((result.run_dir / "settings.json").read_text())["vec"] == "vector"
     assert read_metadata(result.final)["training"]["vec"] == "vector"
