@@ -71,53 +71,34 @@ def _by_column(indptr, indices, values, columns, colptr, rowidx, colvals):
 
 
 @numba.njit(cache=True, nogil=True, fastmath=_FLAGS)
-def _rows_times(indptr, indices, values, weights_t, bias, out):
-    """``out[r] = bias + sum over row r's nonzeros (j, v) of v * weights_t[j]``."""
+def _weighted_sums(ptr, index, weight, source, start, out):
+    """``out[i] = start + sum over p in ptr[i]:ptr[i + 1] of weight[p] * source[index[p]]``.
+
+    By rows (the forward product): ``ptr, index, weight`` are the compressed rows,
+    ``source`` the transposed weights, ``start`` the bias. By columns (the weight
+    gradient, transposed): the nonzeros grouped by column, ``source`` the output
+    gradient, ``start`` zeros."""
     width = out.shape[1]
-    for r in range(out.shape[0]):
-        acc = out[r]
+    for i in range(out.shape[0]):
+        acc = out[i]
         for k in range(width):
-            acc[k] = bias[k]
-        p, end = indptr[r], indptr[r + 1]
+            acc[k] = start[k]
+        p, end = ptr[i], ptr[i + 1]
         while p + 3 < end:
-            v0, v1, v2, v3 = values[p], values[p + 1], values[p + 2], values[p + 3]
-            w0, w1 = weights_t[indices[p]], weights_t[indices[p + 1]]
-            w2, w3 = weights_t[indices[p + 2]], weights_t[indices[p + 3]]
+            v0, v1, v2, v3 = weight[p], weight[p + 1], weight[p + 2], weight[p + 3]
+            s0, s1 = source[index[p]], source[index[p + 1]]
+            s2, s3 = source[index[p + 2]], source[index[p + 3]]
             for k in range(width):
-                acc[k] += (v0 * w0[k] + v1 * w1[k]) + (v2 * w2[k] + v3 * w3[k])
+                acc[k] += (v0 * s0[k] + v1 * s1[k]) + (v2 * s2[k] + v3 * s3[k])
             p += 4
         while p < end:
-            v0, w0 = values[p], weights_t[indices[p]]
+            v0, s0 = weight[p], source[index[p]]
             for k in range(width):
-                acc[k] += v0 * w0[k]
+                acc[k] += v0 * s0[k]
             p += 1
 
 
-@numba.njit(cache=True, nogil=True, fastmath=_FLAGS)
-def _columns_times(colptr, rowidx, colvals, grad, out):
-    """``out[j] = sum over column j's nonzeros (r, v) of v * grad[r]`` (the weight
-    gradient, transposed)."""
-    width = out.shape[1]
-    for j in range(out.shape[0]):
-        acc = out[j]
-        for k in range(width):
-            acc[k] = 0.0
-        p, end = colptr[j], colptr[j + 1]
-        while p + 3 < end:
-            v0, v1, v2, v3 = colvals[p], colvals[p + 1], colvals[p + 2], colvals[p + 3]
-            g0, g1 = grad[rowidx[p]], grad[rowidx[p + 1]]
-            g2, g3 = grad[rowidx[p + 2]], grad[rowidx[p + 3]]
-            for k in range(width):
-                acc[k] += (v0 * g0[k] + v1 * g1[k]) + (v2 * g2[k] + v3 * g3[k])
-            p += 4
-        while p < end:
-            v0, g0 = colvals[p], grad[rowidx[p]]
-            for k in range(width):
-                acc[k] += v0 * g0[k]
-            p += 1
-
-
-_KERNELS = (_compress, _by_column, _rows_times, _columns_times)
+_KERNELS = (_compress, _by_column, _weighted_sums)
 _READY: list[bool] = []
 
 
@@ -175,7 +156,7 @@ class SparseRows:
                              f"rows of {self.shape[1]} inputs")
         if out is None:
             out = np.empty((self.shape[0], weights_t.shape[1]), np.float32)
-        _rows_times(self.indptr, self.indices, self.values, weights_t, bias, out)
+        _weighted_sums(self.indptr, self.indices, self.values, weights_t, bias, out)
         return out
 
     def transposed_times(self, grad: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -190,7 +171,8 @@ class SparseRows:
         _by_column(self.indptr, self.indices, self.values, columns, colptr, rowidx, colvals)
         if out is None:
             out = np.empty((columns, grad.shape[1]), np.float32)
-        _columns_times(colptr, rowidx, colvals, grad, out)
+        _weighted_sums(colptr, rowidx, colvals, grad, np.zeros(grad.shape[1], np.float32),
+                       out)
         return out
 
 
