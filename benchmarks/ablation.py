@@ -1,4 +1,5 @@
-"""Training ablations at equal CPU time: what the privileged critic and the league each buy.
+"""Training ablations at equal CPU time: what the privileged critic, the league and
+expert iteration each buy.
 
 Trains every (configuration, seed) pair at once, one process and one torch
 thread each, all under the same ``--minutes`` limit (so each run gets the
@@ -16,10 +17,17 @@ The configurations (``--configs``, default all):
 * ``base``: ``eights train``'s defaults;
 * ``critic``: ``--privileged-critic``;
 * ``league``: ``--league`` (its pool, heuristic,greedy,random,self@2);
-* ``both``: the two together.
+* ``both``: the two together;
+* ``distill``: ``eights train``'s defaults for the first half of the time
+  (``--distill-share`` sets the other part), then ``eights distill`` from that
+  run's final checkpoint for the rest: the compiled search ``--teacher`` labels
+  the positions of the learner's games against the heuristic, serially in the
+  run's own process, and the policy is trained toward its visits (every
+  label kept in the window). Its last iteration is what is measured.
 
-Prints each run's decisions trained and its win rate with a 95% interval, and
-each configuration's mean over its seeds. Keeps the runs under ``--out``.
+Prints each run's PPO decisions and labelled positions, its win rate with a
+95% interval, and each configuration's mean over its seeds. Keeps the runs
+under ``--out``.
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -42,22 +51,72 @@ CONFIGS: dict[str, dict[str, object]] = {
     "critic": {"privileged_critic": True},
     "league": {"league": True, "opponents": LEAGUE_OPPONENTS},
     "both": {"privileged_critic": True, "league": True, "opponents": LEAGUE_OPPONENTS},
+    "distill": {},
 }
+#: the configurations that end in expert iteration (``eights distill``)
+DISTILLED = frozenset({"distill"})
+#: the labelling search: compiled, so it runs thousands of simulations a decision without
+#: the policy (65% against the heuristic at 3,000 in crazy_eights 2p, docs/agents.md)
+TEACHER = "ismcts:sims=1000,core=compiled,belief=voids,opponents=heuristic"
+#: labelling games an iteration: small, so the time limit (checked between iterations)
+#: is overrun by seconds at most
+DISTILL_GAMES = 8
 #: deals of the measurement: far from training's evaluation deals (1,000,000 on)
 MEASURE_SEED = 9_800_000
 
 
-def train_one(task: tuple[str, int, str, int, float, str, int]) -> tuple[str, int, int, float]:
-    """One run (in its own process): (configuration, seed, decisions, seconds)."""
-    name, seed, variant, players, minutes, out, eval_games = task
+@dataclass(frozen=True)
+class Task:
+    """One run of one configuration from one seed."""
+
+    name: str
+    seed: int
+    variant: str
+    players: int
+    minutes: float
+    out: str
+    eval_games: int
+    teacher: str
+    distill_share: float
+
+
+@dataclass(frozen=True)
+class Trained:
+    """What a run did: PPO decisions, labelled positions, seconds, the policy to measure."""
+
+    name: str
+    seed: int
+    decisions: int
+    positions: int
+    seconds: float
+    model: str
+
+
+def train_one(task: Task) -> Trained:
+    """One run (in its own process, one torch thread)."""
     from eights.training.trainer import TrainSettings, train
 
-    result = train(TrainSettings(variant=variant, num_players=players, seed=seed,
-                                 out=f"{out}/{name}-{seed}", timesteps=10**9,
-                                 time_limit_minutes=minutes, progress=False,
-                                 eval_games=eval_games,
-                                 **CONFIGS[name]))  # type: ignore[arg-type]
-    return name, seed, result.timesteps, result.seconds
+    run_dir = Path(task.out) / f"{task.name}-{task.seed}"
+    distilled = task.name in DISTILLED
+    ppo_minutes = task.minutes * (1 - task.distill_share) if distilled else task.minutes
+    result = train(TrainSettings(variant=task.variant, num_players=task.players, seed=task.seed,
+                                 out=str(run_dir), timesteps=10**9,
+                                 time_limit_minutes=ppo_minutes, progress=False,
+                                 eval_games=task.eval_games,
+                                 **CONFIGS[task.name]))  # type: ignore[arg-type]
+    if not distilled:
+        return Trained(task.name, task.seed, result.timesteps, 0, result.seconds,
+                       str(run_dir / "final.npz"))
+    from eights.training.distill import DistillSettings, distill
+
+    done = distill(DistillSettings(
+        start=str(run_dir / "final.zip"), out=str(run_dir / "distill"), search=task.teacher,
+        opponents="heuristic", games=DISTILL_GAMES, iterations=100_000, epochs=3,
+        learning_rate=3e-4, window=100_000, eval_games=task.eval_games, seed=task.seed,
+        time_limit_minutes=task.minutes * task.distill_share, progress=False))
+    positions = sum(int(row["positions"]) for row in done.rows)
+    return Trained(task.name, task.seed, result.timesteps, positions,
+                   result.seconds + done.seconds, str(done.final.with_suffix(".npz")))
 
 
 def measure(model: str, variant: str, players: int, games: int) -> tuple[float, float, float]:
@@ -91,36 +150,44 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--procs", type=int, default=None,
                         help="runs at once (default: all of them; 1: in this process)")
     parser.add_argument("--out", default="runs/ablation", help="where the runs are kept")
+    parser.add_argument("--teacher", default=TEACHER,
+                        help=f"the labelling search of distill (default {TEACHER})")
+    parser.add_argument("--distill-share", type=float, default=0.5,
+                        help="the part of distill's time spent labelling and imitating "
+                             "(default 0.5; PPO has the rest)")
     args = parser.parse_args(argv)
+    if not 0 < args.distill_share < 1:
+        parser.error(f"--distill-share {args.distill_share} must lie between 0 and 1")
     configs = args.configs.split(",")
     unknown = [c for c in configs if c not in CONFIGS]
     if unknown:
         parser.error(f"unknown configs {unknown}; choose from {', '.join(CONFIGS)}")
     seeds = [int(s) for s in args.seeds.split(",")]
-    tasks = [(name, seed, args.variant, args.players, args.minutes, args.out, args.eval_games)
+    tasks = [Task(name, seed, args.variant, args.players, args.minutes, args.out,
+                  args.eval_games, args.teacher, args.distill_share)
              for seed in seeds for name in configs]
     console = Console()
     console.log(f"training {len(tasks)} runs for {args.minutes:g} minutes each")
     if args.procs == 1:  # in this process, one after the other
-        done = map(train_one, tasks)
-        trained = {(name, seed): (steps, secs) for name, seed, steps, secs in done}
+        trained = {(run.name, run.seed): run for run in map(train_one, tasks)}
     else:
         with get_context("spawn").Pool(args.procs or len(tasks)) as pool:
-            trained = {(name, seed): (steps, secs)
-                       for name, seed, steps, secs in pool.imap_unordered(train_one, tasks)}
+            trained = {(run.name, run.seed): run
+                       for run in pool.imap_unordered(train_one, tasks)}
     table = Table(title=f"{args.variant} {args.players}p: each run's final policy against the "
                         f"heuristic, {args.games} games on deals from {MEASURE_SEED:,}")
-    for col in ("config", "seed", "decisions", "win rate", "95% CI"):
+    for col in ("config", "seed", "decisions", "labelled", "minutes", "win rate", "95% CI"):
         table.add_column(col)
     means = {}
     for name in configs:
         rates = []
         for seed in seeds:
-            model = str(Path(args.out) / f"{name}-{seed}" / "final.npz")
-            rate, low, high = measure(model, args.variant, args.players, args.games)
+            run = trained[name, seed]
+            rate, low, high = measure(run.model, args.variant, args.players, args.games)
             rates.append(rate)
-            table.add_row(name, str(seed), f"{trained[name, seed][0]:,}", f"{rate:.1%}",
-                          interval(low, high, ".1%"))
+            table.add_row(name, str(seed), f"{run.decisions:,}",
+                          f"{run.positions:,}" if name in DISTILLED else "",
+                          f"{run.seconds / 60:.1f}", f"{rate:.1%}", interval(low, high, ".1%"))
         means[name] = sum(rates) / len(rates)
     console.print(table)
     for name, mean in means.items():

@@ -7,6 +7,7 @@ not in timed tests), only that the scripts work and the backends agree.
 from __future__ import annotations
 
 import importlib.util
+import json
 import random
 import sys
 from pathlib import Path
@@ -96,6 +97,33 @@ def test_ablation_trains_each_config_and_measures_it(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "base: mean" in out and "critic: mean" in out
     assert (tmp_path / "critic-1" / "final.npz").is_file()
+
+
+def test_ablation_distill_spends_the_rest_of_the_time_on_expert_iteration(tmp_path, capsys):
+    """The distill config trains PPO, then distills from its final checkpoint, and measures
+    the distilled policy, not the PPO one."""
+    script = load("ablation")
+    measured = []
+    real = script.measure
+    script.measure = lambda model, *rest: measured.append(model) or real(model, *rest)
+    try:
+        assert script.main(["--configs", "distill", "--seeds", "2", "--minutes", "0.05",
+                            "--games", "6", "--procs", "1", "--eval-games", "2",
+                            "--teacher", "ismcts:sims=3", "--out", str(tmp_path)]) == 0
+    finally:
+        script.measure = real
+    out = capsys.readouterr().out
+    assert "distill: mean" in out
+    assert measured == [str(tmp_path / "distill-2" / "distill" / "final.npz")]
+    about = json.loads((tmp_path / "distill-2" / "distill" / "settings.json").read_text())
+    assert about["search"] == "ismcts:sims=3" and about["opponents"] == "heuristic"
+    assert (tmp_path / "distill-2" / "distill" / "labels" / "iter_001.npz").is_file()
+
+
+def test_ablation_refuses_a_distill_share_outside_zero_and_one(capsys):
+    with pytest.raises(SystemExit):
+        load("ablation").main(["--distill-share", "1"])
+    assert "must lie between 0 and 1" in capsys.readouterr().err
 
 
 def test_training_speed_compares_vector_envs_and_revisions(capsys):
