@@ -45,18 +45,26 @@ from rich.table import Table
 from eights.cli import LEAGUE_OPPONENTS
 from eights.tournament.text import interval
 
-#: configuration -> the TrainSettings it changes
-CONFIGS: dict[str, dict[str, object]] = {
-    "base": {},
-    "critic": {"privileged_critic": True},
-    "league": {"league": True, "opponents": LEAGUE_OPPONENTS},
-    "both": {"privileged_critic": True, "league": True, "opponents": LEAGUE_OPPONENTS},
-    "distill": {},
+
+@dataclass(frozen=True)
+class Config:
+    """A configuration: what it changes in ``TrainSettings``, and whether the second part
+    of its time goes to expert iteration (``eights distill``) from its PPO run."""
+
+    train: dict[str, object]
+    distill: bool = False
+
+
+#: the configurations by name
+CONFIGS: dict[str, Config] = {
+    "base": Config({}),
+    "critic": Config({"privileged_critic": True}),
+    "league": Config({"league": True, "opponents": LEAGUE_OPPONENTS}),
+    "both": Config({"privileged_critic": True, "league": True, "opponents": LEAGUE_OPPONENTS}),
+    "distill": Config({}, distill=True),
 }
-#: the configurations that end in expert iteration (``eights distill``)
-DISTILLED = frozenset({"distill"})
-#: the labelling search: compiled, so it runs thousands of simulations a decision without
-#: the policy (65% against the heuristic at 3,000 in crazy_eights 2p, docs/agents.md)
+#: the labelling search: compiled, so it runs a thousand simulations a decision without the
+#: policy (61.4% against the heuristic in crazy_eights 2p, docs/training.md's ablations)
 TEACHER = "ismcts:sims=1000,core=compiled,belief=voids,opponents=heuristic"
 #: labelling games an iteration: small, so the time limit (checked between iterations)
 #: is overrun by seconds at most
@@ -97,14 +105,14 @@ def train_one(task: Task) -> Trained:
     from eights.training.trainer import TrainSettings, train
 
     run_dir = Path(task.out) / f"{task.name}-{task.seed}"
-    distilled = task.name in DISTILLED
-    ppo_minutes = task.minutes * (1 - task.distill_share) if distilled else task.minutes
+    config = CONFIGS[task.name]
+    ppo_minutes = task.minutes * (1 - task.distill_share) if config.distill else task.minutes
     result = train(TrainSettings(variant=task.variant, num_players=task.players, seed=task.seed,
                                  out=str(run_dir), timesteps=10**9,
                                  time_limit_minutes=ppo_minutes, progress=False,
                                  eval_games=task.eval_games,
-                                 **CONFIGS[task.name]))  # type: ignore[arg-type]
-    if not distilled:
+                                 **config.train))  # type: ignore[arg-type]
+    if not config.distill:
         return Trained(task.name, task.seed, result.timesteps, 0, result.seconds,
                        str(run_dir / "final.npz"))
     from eights.training.distill import DistillSettings, distill
@@ -186,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             rate, low, high = measure(run.model, args.variant, args.players, args.games)
             rates.append(rate)
             table.add_row(name, str(seed), f"{run.decisions:,}",
-                          f"{run.positions:,}" if name in DISTILLED else "",
+                          f"{run.positions:,}" if CONFIGS[name].distill else "",
                           f"{run.seconds / 60:.1f}", f"{rate:.1%}", interval(low, high, ".1%"))
         means[name] = sum(rates) / len(rates)
     console.print(table)

@@ -99,19 +99,18 @@ def test_ablation_trains_each_config_and_measures_it(tmp_path, capsys):
     assert (tmp_path / "critic-1" / "final.npz").is_file()
 
 
-def test_ablation_distill_spends_the_rest_of_the_time_on_expert_iteration(tmp_path, capsys):
+def test_ablation_distill_spends_the_rest_of_the_time_on_expert_iteration(tmp_path, capsys,
+                                                                         monkeypatch):
     """The distill config trains PPO, then distills from its final checkpoint, and measures
     the distilled policy, not the PPO one."""
     script = load("ablation")
     measured = []
     real = script.measure
-    script.measure = lambda model, *rest: measured.append(model) or real(model, *rest)
-    try:
-        assert script.main(["--configs", "distill", "--seeds", "2", "--minutes", "0.05",
-                            "--games", "6", "--procs", "1", "--eval-games", "2",
-                            "--teacher", "ismcts:sims=3", "--out", str(tmp_path)]) == 0
-    finally:
-        script.measure = real
+    monkeypatch.setattr(script, "measure",
+                        lambda model, *rest: measured.append(model) or real(model, *rest))
+    assert script.main(["--configs", "distill", "--seeds", "2", "--minutes", "0.05",
+                        "--games", "6", "--procs", "1", "--eval-games", "2",
+                        "--teacher", "ismcts:sims=3", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "distill: mean" in out
     assert measured == [str(tmp_path / "distill-2" / "distill" / "final.npz")]
