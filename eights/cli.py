@@ -41,7 +41,8 @@ examples:
     "export": """\
 examples:
   eights export runs/tiny model.npz            # the run's best checkpoint
-  eights export runs/tiny/latest.zip model.npz""",
+  eights export runs/tiny/latest.zip model.npz
+  eights export runs/a runs/b runs/c ensemble.npz  # one file that plays their mean logits""",
     "play": """\
 examples:
   eights play                                      # a match to 500 against the heuristic
@@ -236,14 +237,27 @@ def _distill(args: argparse.Namespace, console: Console) -> int:
 
 
 def _export(args: argparse.Namespace, console: Console) -> int:
+    from pathlib import Path
+
+    from .agents.policy import shipped_models
     from .extras import require_extra
 
-    require_extra("train", "eights export (it reads checkpoints)")
-    from .training.checkpoints import checkpoint_of, export_policy
+    sources = args.sources
+    if any(Path(source).suffix != ".npz" and source not in shipped_models()
+           for source in sources):
+        require_extra("train", "eights export (it reads checkpoints)")
+    from .training.checkpoints import checkpoint_of, export_ensemble, export_policy
 
-    checkpoint = checkpoint_of(args.checkpoint)
-    out = export_policy(checkpoint, args.out)
-    console.print(f"wrote {out} from {checkpoint} ({out.stat().st_size / 1024:.0f} kB); play "
+    if len(sources) == 1:
+        if Path(sources[0]).suffix == ".npz":
+            raise ConfigError(f"{sources[0]!r} is already an exported policy; give two or more "
+                              f"to export their ensemble")
+        source = checkpoint_of(sources[0])
+        out = export_policy(source, args.out)
+    else:
+        source, out = f"{len(sources)} policies (their mean logits)", export_ensemble(
+            sources, args.out)
+    console.print(f"wrote {out} from {source} ({out.stat().st_size / 1024:.0f} kB); play "
                   f"it with --agents policy:{out}", soft_wrap=True)
     return 0
 
@@ -487,10 +501,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_flags(di, DISTILL_FLAGS)
     di.add_argument("--no-progress", action="store_true", help="no progress bar")
     di.set_defaults(func=_distill)
-    ex = sub.add_parser("export", help="write a checkpoint's policy as a torch-free .npz",
+    ex = sub.add_parser("export", help="write a checkpoint's policy (or an ensemble of "
+                                       "several) as a torch-free .npz",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=EXAMPLES["export"])
-    ex.add_argument("checkpoint", help="a checkpoint zip written by eights train")
+    ex.add_argument("sources", nargs="+", metavar="SOURCE",
+                    help="a checkpoint zip written by eights train or its run directory; "
+                         "several (checkpoints, run directories, exported .npz files or "
+                         "shipped model names) make one ensemble that plays their mean "
+                         "logits")
     ex.add_argument("out", help="the .npz to write")
     ex.set_defaults(func=_export)
     pl = sub.add_parser("play", help="play against bots at the keyboard (screen-reader friendly)",

@@ -367,6 +367,50 @@ class NumpyPolicy:
                               f"plays MLPs with one activation")
         return cls(layers, activations.pop() if activations else "tanh")
 
+    @classmethod
+    def averaged(cls, nets: list[NumpyPolicy]) -> NumpyPolicy:
+        """One MLP whose logits are the mean of ``nets``' logits: an ensemble in one file.
+
+        Independently trained policies err in different places, and averaging
+        their logits plays about a point better than any one of them
+        (docs/agents.md, "Ensembles"). Written as one network, the ensemble
+        plays wherever a policy plays, with no new file format: the members'
+        first layers side by side, their hidden layers block-diagonal (no unit
+        reads another member's), their last layers' outputs summed and divided
+        by their number. A forward pass costs what the members' cost together.
+        """
+        if len(nets) < 2:
+            raise ConfigError("an ensemble averages two or more policies")
+        first = nets[0]
+        for k, net in enumerate(nets[1:], 1):
+            shape = [w.shape for w, _ in net.layers]
+            if (net.activation != first.activation or len(net.layers) != len(first.layers)
+                    or net.inputs != first.inputs or net.outputs != first.outputs):
+                raise ConfigError(
+                    f"policy {k} of the ensemble ({len(net.layers)} layers {shape}, "
+                    f"{net.activation}) does not fit policy 0 ({len(first.layers)} layers "
+                    f"{[w.shape for w, _ in first.layers]}, {first.activation}): members "
+                    f"need the same inputs, outputs, depth and activation")
+        last = len(first.layers) - 1
+        layers = []
+        for k in range(last + 1):
+            weights = [net.layers[k][0] for net in nets]
+            biases = [net.layers[k][1] for net in nets]
+            if k == last:
+                rows = np.concatenate(weights, axis=0) if k else np.sum(weights, axis=0)
+                layers.append((rows / len(nets), np.mean(biases, axis=0)))
+            elif k == 0:
+                layers.append((np.concatenate(weights, axis=1), np.concatenate(biases)))
+            else:
+                block = np.zeros((sum(w.shape[0] for w in weights),
+                                  sum(w.shape[1] for w in weights)), np.float32)
+                row = col = 0
+                for w in weights:
+                    block[row:row + w.shape[0], col:col + w.shape[1]] = w
+                    row, col = row + w.shape[0], col + w.shape[1]
+                layers.append((block, np.concatenate(biases)))
+        return cls(layers, first.activation)
+
     def save(self, path: str | Path, metadata: dict[str, Any]) -> Path:
         """Write the weights and ``metadata`` as one ``.npz`` (a few hundred kB)."""
         arrays: dict[str, np.ndarray] = {}

@@ -26,6 +26,7 @@ checkpoint intact, never a truncated zip.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -35,7 +36,14 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from ..agents.policy import MAX_MODEL_BYTES, ModelZip, NumpyPolicy, check_model, parse_json
+from ..agents.policy import (
+    MAX_MODEL_BYTES,
+    MODELS_DIR,
+    ModelZip,
+    NumpyPolicy,
+    check_model,
+    parse_json,
+)
 from ..config import ConfigError
 
 METADATA_MEMBER = "eights.json"
@@ -435,15 +443,78 @@ def export_policy(checkpoint: str | os.PathLike, out: str | os.PathLike) -> Path
     The checkpoint is read as :func:`read_policy` reads it (no pickles) and must
     fit its variant, as :func:`~eights.agents.policy.check_model` checks.
     """
-    final = Path(out)
-    if final.suffix != ".npz":
-        raise ConfigError(f"export path {str(final)!r} must end in .npz")
+    final = _npz_path(out)
     checkpoint = checkpoint_of(checkpoint)
     net, meta = read_policy(checkpoint)
     variant = meta.get("variant")
     if not isinstance(variant, str):
         raise ConfigError(f"{str(checkpoint)!r}'s {METADATA_MEMBER} names no variant")
     check_model(net, meta, variant, checkpoint)
+    return _write_npz(net, meta, final)
+
+
+def export_ensemble(sources: list[str | os.PathLike], out: str | os.PathLike) -> Path:
+    """Write the policies of ``sources`` as one ``.npz`` that plays their mean logits.
+
+    Each source is an exported ``.npz``, the name of a shipped model
+    (``crazy_eights-2p``), a checkpoint zip or a run directory (as
+    :func:`export_policy` reads it); all must play the same variant with the
+    same config and observation version, through networks of one shape
+    (:meth:`~eights.agents.policy.NumpyPolicy.averaged`). The file keeps the
+    first source's metadata and lists every member's name and SHA-256 under
+    ``ensemble``, so a reader can tell what it averages.
+    """
+    final = _npz_path(out)
+    if len(sources) < 2:
+        raise ConfigError("an ensemble averages two or more policies; export one with "
+                          "eights export CHECKPOINT OUT.npz")
+    nets, members = [], []
+    first: dict[str, Any] = {}
+    for source in sources:
+        path = Path(source)
+        if not path.exists() and (MODELS_DIR / f"{source}.npz").is_file():
+            path = MODELS_DIR / f"{source}.npz"  # a shipped model, by name
+        if path.suffix == ".npz":
+            net, meta = NumpyPolicy.load(path)
+        else:
+            path = checkpoint_of(path)
+            net, meta = read_policy(path)
+        variant = meta.get("variant")
+        if not isinstance(variant, str):
+            raise ConfigError(f"{str(path)!r} names no variant in its metadata")
+        check_model(net, meta, variant, path)
+        if not first:
+            first = meta
+        for key in ("variant", "config", "observation_version", "observation_size"):
+            if meta.get(key) != first.get(key):
+                raise ConfigError(
+                    f"{str(path)!r} has {key} {meta.get(key)!r} but {str(sources[0])!r} has "
+                    f"{first.get(key)!r}: an ensemble's members play the same game and read "
+                    f"the same observation")
+        nets.append(net)
+        members.append({"source": path.name, "sha256": _sha256(path)})
+    meta = {key: value for key, value in first.items() if key not in ("activation", "layers")}
+    meta["ensemble"] = members
+    return _write_npz(NumpyPolicy.averaged(nets), meta, final)
+
+
+def _npz_path(out: str | os.PathLike) -> Path:
+    final = Path(out)
+    if final.suffix != ".npz":
+        raise ConfigError(f"export path {str(final)!r} must end in .npz")
+    return final
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(2**20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _write_npz(net: NumpyPolicy, meta: dict[str, Any], final: Path) -> Path:
+    """``net`` and ``meta`` saved to ``final`` through a temporary file and a rename."""
     tmp = final.with_name(f".{final.stem}.{os.getpid()}.tmp.npz")
     try:
         net.save(tmp, meta)
@@ -454,5 +525,6 @@ def export_policy(checkpoint: str | os.PathLike, out: str | os.PathLike) -> Path
 
 
 __all__ = ["MAX_OPTIMIZER_BYTES", "METADATA_MEMBER", "RUN_CHECKPOINTS", "checkpoint_of",
-           "export_policy", "load_model", "load_policy_weights", "model_from_policy",
-           "read_metadata", "read_policy", "restore_checkpoint", "save_checkpoint"]
+           "export_ensemble", "export_policy", "load_model", "load_policy_weights",
+           "model_from_policy", "read_metadata", "read_policy", "restore_checkpoint",
+           "save_checkpoint"]
