@@ -270,6 +270,7 @@ def _play(args: argparse.Namespace, console: Console) -> int:
     from .agents import check_agent_spec, make_agent
     from .engines import make_game
     from .play import PlaySession, TerminalKeys
+    from .play.table_options import people_table_options
 
     specs = split_specs(args.opponents)
     if not specs:
@@ -289,11 +290,7 @@ def _play(args: argparse.Namespace, console: Console) -> int:
         raise ConfigError(f"--option num_players is not allowed here: the table has your seat "
                           f"and one per --opponents entry ({players} players now); list one "
                           f"agent per opponent seat, e.g. --opponents heuristic,random")
-    has_match = "match" in engine_class(args.variant).Config.options()
-    if args.hand and not has_match:
-        raise ConfigError(f"--hand: {args.variant} has no match; a game is already one hand")
-    if has_match and "match" not in options:
-        options["match"] = not args.hand  # the rules' objective is the match
+    options = people_table_options(args.variant, options, args.hand, "--hand")
     engine = make_game(args.variant, num_players=players, seed=args.seed, **options)
     for spec in specs:  # every bot can play this table, before the first card
         check_agent_spec(spec, args.variant, config=engine.config)

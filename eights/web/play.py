@@ -25,6 +25,7 @@ from ..config import ConfigError, parse_options
 from ..engines import VARIANTS, engine_class, make_game
 from ..engines.table import TableEngine
 from ..play.session import PlaySession
+from ..play.table_options import people_table_options
 from .tables import moves_json, seat_json
 
 #: the key a move button sends, followed by the move's number: ``"move:3"``
@@ -158,11 +159,7 @@ def new_table(variant: str, opponents: Sequence[str], *, seat: int = 0, seed: in
     if "num_players" in opts:
         raise ConfigError("the option num_players is set by the opponents: one seat each, "
                           "and yours")
-    has_match = "match" in engine_class(variant).Config.options()
-    if hand and not has_match:
-        raise ConfigError(f"{variant} has no match; a game is already one hand")
-    if has_match and "match" not in opts:
-        opts["match"] = not hand
+    opts = people_table_options(variant, opts, hand)
     engine = make_game(variant, num_players=players, seed=seed, **opts)
     for spec in specs:
         check_agent_spec(spec, variant, config=engine.config)
