@@ -237,19 +237,16 @@ def _distill(args: argparse.Namespace, console: Console) -> int:
 
 
 def _export(args: argparse.Namespace, console: Console) -> int:
-    from pathlib import Path
-
-    from .agents.policy import shipped_models
     from .extras import require_extra
+    from .training.checkpoints import policy_source
 
     sources = args.sources
-    if any(Path(source).suffix != ".npz" and source not in shipped_models()
-           for source in sources):
+    if any(policy_source(source).suffix != ".npz" for source in sources):
         require_extra("train", "eights export (it reads checkpoints)")
     from .training.checkpoints import checkpoint_of, export_ensemble, export_policy
 
     if len(sources) == 1:
-        if Path(sources[0]).suffix == ".npz":
+        if policy_source(sources[0]).suffix == ".npz":
             raise ConfigError(f"{sources[0]!r} is already an exported policy; give two or more "
                               f"to export their ensemble")
         source = checkpoint_of(sources[0])

@@ -444,12 +444,7 @@ def export_policy(checkpoint: str | os.PathLike, out: str | os.PathLike) -> Path
     fit its variant, as :func:`~eights.agents.policy.check_model` checks.
     """
     final = _npz_path(out)
-    checkpoint = checkpoint_of(checkpoint)
-    net, meta = read_policy(checkpoint)
-    variant = meta.get("variant")
-    if not isinstance(variant, str):
-        raise ConfigError(f"{str(checkpoint)!r}'s {METADATA_MEMBER} names no variant")
-    check_model(net, meta, variant, checkpoint)
+    net, meta, _ = _checked_policy(checkpoint_of(checkpoint))
     return _write_npz(net, meta, final)
 
 
@@ -471,18 +466,7 @@ def export_ensemble(sources: list[str | os.PathLike], out: str | os.PathLike) ->
     nets, members = [], []
     first: dict[str, Any] = {}
     for source in sources:
-        path = Path(source)
-        if not path.exists() and (MODELS_DIR / f"{source}.npz").is_file():
-            path = MODELS_DIR / f"{source}.npz"  # a shipped model, by name
-        if path.suffix == ".npz":
-            net, meta = NumpyPolicy.load(path)
-        else:
-            path = checkpoint_of(path)
-            net, meta = read_policy(path)
-        variant = meta.get("variant")
-        if not isinstance(variant, str):
-            raise ConfigError(f"{str(path)!r} names no variant in its metadata")
-        check_model(net, meta, variant, path)
+        net, meta, path = _checked_policy(source)
         if not first:
             first = meta
         for key in ("variant", "config", "observation_version", "observation_size"):
@@ -496,6 +480,31 @@ def export_ensemble(sources: list[str | os.PathLike], out: str | os.PathLike) ->
     meta = {key: value for key, value in first.items() if key not in ("activation", "layers")}
     meta["ensemble"] = members
     return _write_npz(NumpyPolicy.averaged(nets), meta, final)
+
+
+def policy_source(source: str | os.PathLike) -> Path:
+    """The file or run directory ``source`` names: itself, or a shipped model by its name
+    (``crazy_eights-2p``). A ``.npz`` is read without torch, anything else as a checkpoint."""
+    path = Path(source)
+    if not path.exists() and (MODELS_DIR / f"{source}.npz").is_file():
+        return MODELS_DIR / f"{source}.npz"
+    return path
+
+
+def _checked_policy(source: str | os.PathLike) -> tuple[NumpyPolicy, dict[str, Any], Path]:
+    """The policy of ``source`` (an exported ``.npz``, a shipped model's name, a checkpoint
+    zip or a run directory), its metadata and the file read, checked to fit its variant."""
+    path = policy_source(source)
+    if path.suffix == ".npz":
+        net, meta = NumpyPolicy.load(path)
+    else:
+        path = checkpoint_of(path)
+        net, meta = read_policy(path)
+    variant = meta.get("variant")
+    if not isinstance(variant, str):
+        raise ConfigError(f"{str(path)!r}'s metadata names no variant")
+    check_model(net, meta, variant, path)
+    return net, meta, path
 
 
 def _npz_path(out: str | os.PathLike) -> Path:
@@ -526,5 +535,5 @@ def _write_npz(net: NumpyPolicy, meta: dict[str, Any], final: Path) -> Path:
 
 __all__ = ["MAX_OPTIMIZER_BYTES", "METADATA_MEMBER", "RUN_CHECKPOINTS", "checkpoint_of",
            "export_ensemble", "export_policy", "load_model", "load_policy_weights",
-           "model_from_policy", "read_metadata", "read_policy", "restore_checkpoint",
-           "save_checkpoint"]
+           "model_from_policy", "policy_source", "read_metadata", "read_policy",
+           "restore_checkpoint", "save_checkpoint"]

@@ -119,3 +119,12 @@ def test_a_shipped_model_joins_an_ensemble_by_name(tmp_path):
     assert meta["ensemble"][0]["source"] == "crazy_eights-2p.npz"
     shipped = NumpyPolicy.load(MODELS_DIR / "crazy_eights-2p.npz")[0]
     assert net.layers[0][0].shape == (shipped.inputs, 256 + 8)
+
+
+def test_an_ensemble_of_exported_files_needs_no_torch(tmp_path, monkeypatch, capsys):
+    import sys
+
+    sources = [small_export(tmp_path, f"m{k}.npz", k, hidden=(8, 8)) for k in range(2)]
+    monkeypatch.setitem(sys.modules, "torch", None)  # as after `make run`: no torch
+    assert main(["export", "crazy_eights-2p", *sources, str(tmp_path / "e.npz")]) == 0
+    assert "from 3 policies" in capsys.readouterr().out
