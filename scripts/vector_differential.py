@@ -123,7 +123,7 @@ CONFIGS: dict[str, dict[str, dict[str, Any]]] = {
         # a 3-card stock: empty at once, passes, blocked tables, penalties cut short
         "5p_20cards": {"num_players": 5},
         # the largest table: 10 seats, 8 decks (418 cards), 40-card hands
-        "10p_8decks_40cards": {"num_players": 10, "num_decks": 8, "hand_size": 40},
+        "12p_8decks_34cards": {"num_players": 12, "num_decks": 8, "hand_size": 34},
         "3decks_6p_10cards": {"num_decks": 3, "num_players": 6, "hand_size": 10},
         "match": {"match": True},
         "match_score_2p_10cards": {"match": True, "target_score": 60, "reward": "score",

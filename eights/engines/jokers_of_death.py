@@ -104,7 +104,7 @@ THREE_OF_DIAMONDS = card(3, 1)
 JOKER_IDS = (RED_JOKER, BLACK_JOKER)
 #: the most piles any option gives (the Five Pile variant)
 MAX_PILES = 5
-MAX_PLAYERS = 10
+MAX_PLAYERS = 12
 #: cards a 2 adds to its pile's penalty; a 4 of Spades multiplies it by four
 TWO_PENALTY, FOUR_PENALTY = 2, 4
 #: points of a card left in hand, by rank (jokers: rank 0)
@@ -728,6 +728,14 @@ class JokersOfDeathGame(TableEngine):
             s.todo = self._live()
             s.fresh = 1
             self.push("turn", seat)
+        self._knock_if_one(seat)
+
+    def _knock_if_one(self, seat: int) -> None:
+        """"If the player has only one card left, either at the end of a turn or in the
+        middle of a turn, he or she must knock": whenever ``seat`` is left one card it has
+        neither knocked nor declined for (by a placement, a draw, a take, a pile played
+        back into the hand, a hand switch), the knock is decided before anything else."""
+        s = self.state
         if len(s.hands[seat]) == 1 and s.knocked[seat] == 0:
             self._offer_knock(seat)
 
@@ -782,6 +790,7 @@ class JokersOfDeathGame(TableEngine):
         if a == DRAW:
             self._draw_until_able(p)
             self.push("turn", p)
+            self._knock_if_one(p)
         elif a == PASS:
             s = self.state
             self.log_event("pass", p, NO_CARD, -1)
@@ -862,8 +871,7 @@ class JokersOfDeathGame(TableEngine):
             self.push("follow", p, k)
         if c == THREE_OF_DIAMONDS and kind != "answer" and self.config.hand_switching:
             self._switch_hands(p)
-        if len(s.hands[p]) == 1 and s.knocked[p] == 0:
-            self._offer_knock(p)
+        self._knock_if_one(p)
         if rank == EIGHT:
             self.push("suit", p, k)
         if self.config.aces and kind != "answer":
@@ -969,6 +977,7 @@ class JokersOfDeathGame(TableEngine):
             self.log_event("pile_penalty", p, NO_CARD, points)
             s.todo = 0
             self.push("end", p)
+            self._knock_if_one(p)
             return
         c, j = PLAY_OF[a]
         self.move((ZONE, p), (PILE, j), c, "play", p, j)
@@ -1012,6 +1021,7 @@ class JokersOfDeathGame(TableEngine):
             s.todo = 0
             self._take(p, count)
             self.push("end", p)
+            self._knock_if_one(p)
         elif a == STOP:
             self._stop(p)
         else:
@@ -1040,9 +1050,16 @@ class JokersOfDeathGame(TableEngine):
             s = self.state
             while s.stock:
                 c = self._draw_one(p)
-                if self._follows(c, k):
+                if not self._follows(c, k):
+                    continue
+                if len(s.hands[p]) == 1 and s.knocked[p] == 0:
+                    # an empty hand drew its one card: the knock comes "before playing
+                    # another card", then the follow is decided again with that card
+                    self.push("follow", p, k)
+                    self._offer_knock(p)
+                else:
                     self._place(p, c, k, "follow")
-                    return
+                return
             self.log_event("pass", p, NO_CARD, k)
         elif a == PASS:
             self.log_event("pass", p, NO_CARD, k)

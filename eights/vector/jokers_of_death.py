@@ -76,7 +76,7 @@ H_MEAN_POINTS, H_ATTACK_TWO, H_ATTACK_ACE, H_ATTACK_FOUR, H_KEEP_EIGHT = range(5
 
 #: the largest table the record holds: every config shares one record type, so numba
 #: compiles the core once, not once per (players, decks)
-MAX_PLAYERS, MAX_DECKS = 10, 8
+MAX_PLAYERS, MAX_DECKS = 12, 8
 MAX_CARDS = STANDARD * MAX_DECKS + 4
 #: frames pending at once: a turn, a follow, a knock and a suit at most; room to spare
 MAX_AGENDA = 16
@@ -312,6 +312,13 @@ def _start_turn(t, prm, seat):
         t.todo = _live(t, prm)
         t.fresh = 1
         _push(t, TURN, seat, -1)
+    _knock_if_one(t, prm, seat)
+
+
+@numba.njit(cache=True)
+def _knock_if_one(t, prm, seat):
+    """One card left, neither knocked nor declined for: the knock is decided first (the
+    engine's ``_knock_if_one``)."""
     if t.hand_len[seat] == 1 and t.knocked[seat] == 0:
         _offer_knock(t, prm, seat)
 
@@ -568,8 +575,7 @@ def _place(t, prm, seat, c, k, kind):
         _push(t, FOLLOW, seat, k)
     if c == THREE_OF_DIAMONDS and kind != ANSWER and prm[P_SWITCH]:
         _switch_hands(t, prm)
-    if t.hand_len[seat] == 1 and t.knocked[seat] == 0:
-        _offer_knock(t, prm, seat)
+    _knock_if_one(t, prm, seat)
     if rank == EIGHT:
         _push(t, SUIT, seat, k)
     if prm[P_ACES] and kind != ANSWER:
@@ -750,6 +756,7 @@ def _pile_hand_apply(t, prm, rules, seat, space, a):
         t.knocked[seat] = 0
         t.todo = 0
         _push(t, END, seat, -1)
+        _knock_if_one(t, prm, seat)
         return
     c, j = a // MAX_PILES, a % MAX_PILES
     t.zones[zone + c] -= 1
@@ -778,6 +785,7 @@ def _take_penalties(t, prm, seat):
     t.todo = 0
     _take(t, seat, count)
     _push(t, END, seat, -1)
+    _knock_if_one(t, prm, seat)
 
 
 @numba.njit(cache=True)
@@ -811,6 +819,7 @@ def _apply(t, prm, rules, a):
             while t.stock_len and not _covers(t, prm, seat):
                 _draw_one(t, seat)
             _push(t, TURN, seat, -1)
+            _knock_if_one(t, prm, seat)
         elif a == PASS:
             ends = _pass_turn(t, prm, seat)
         elif a >= PICK_UP0:
@@ -825,6 +834,11 @@ def _apply(t, prm, rules, a):
     elif kind == FOLLOW:
         if a == DRAW:
             card = _draw_to_follow(t, seat, arg)
+            if card >= 0 and t.hand_len[seat] == 1 and t.knocked[seat] == 0:
+                # an empty hand drew its one card: knock first, then follow again
+                _push(t, FOLLOW, seat, arg)
+                _offer_knock(t, prm, seat)
+                card = -1
         elif a != PASS:
             card = a // MAX_PILES
         if card >= 0:

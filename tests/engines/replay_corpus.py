@@ -10,8 +10,9 @@ then the outcome. Action ids and view objects are left out on purpose: a
 rewrite may renumber the one and reshape the other without changing a game.
 
 The digests were recorded from the engines before the port onto the new
-core (jokers_of_death's and crazier_eights', written on the core, from the
-core before its events were declared); ``check`` replays them with the code of today::
+core (crazier_eights', written on the core, from the core before its events
+were declared; jokers_of_death's again after the knock after a draw, rules #14,
+changed 132 and 452 of their games); ``check`` replays them with the code of today::
 
     .venv/bin/python -m tests.engines.replay_corpus record [--games N] [--jobs J]
     .venv/bin/python -m tests.engines.replay_corpus check [--games N] [--jobs J] [--config NAME ...]

@@ -126,7 +126,8 @@ def test_a_table_the_decks_cannot_deal_is_refused_with_the_numbers():
     with pytest.raises(eights.ConfigError, match=r"needs 203 cards .* hold 158"):
         JokersOfDeathConfig(num_players=10, num_decks=3)
     JokersOfDeathConfig(num_players=10, num_decks=4)
-    for bad in (1, 11):
+    assert JokersOfDeathConfig(num_players=12, num_decks=5).deck_size == 262  # 243 fits
+    for bad in (1, 13):
         with pytest.raises(eights.ConfigError):
             JokersOfDeathConfig(num_players=bad)
     with pytest.raises(eights.ConfigError, match="num_decks=1 is not allowed; the rules play "
@@ -943,6 +944,43 @@ def test_last_card_without_knocking_does_not_end_the_hand():
         ("draw", 0, "7S", -1), ("play", 0, "7S", 2)]
     assert hands(game)[0] == "3C 4C"
     assert game.current_player == 2
+
+
+def test_a_draw_that_leaves_one_card_offers_the_knock_before_it_is_played():
+    """Pins docs/rules/jokers_of_death.md #14: "one card left ... in the middle of a
+    turn ... must knock ... before playing another card" holds after a draw too.
+
+    Seat 0 declines to knock, empties its hand on pile 2, and draws 7S for pile 3: one
+    card, so the knock comes first; knocking and placing 7S goes out.
+    """
+    game = new_game(["5H 6C", "KC 9D", "8H 2S"], "5D 6D 7D", "7S 9S 3C")
+    step(game, "play 5H pile 1", "pass")
+    start = step(game, "play 6C pile 2")  # the draw for pile 3 is forced
+    assert events_from(game, start, "draw") == [("draw", 0, "7S", -1)]
+    assert (game.current_player, game.view(0).phase, game.legal_texts()) == (
+        0, "knock", ["pass", "knock"])
+    snap = game.snapshot()
+    step(game, "knock")  # then 7S on pile 3 is forced, and ends the hand
+    assert game.terminated and game.winners == (0,)
+    game.restore(snap)
+    step(game, "pass")
+    assert not game.game_over and game.view(0).knocked == (-1, 0, 0)
+    assert card_text(game.state.piles[2][-1]) == "7S" and game.current_player == 2
+
+
+def test_a_follow_draw_that_leaves_one_card_knocks_then_follows_again():
+    """Pins docs/rules/jokers_of_death.md #14: a King placed as the last card unknocked;
+    the follow draw brings 3D to the empty hand, so the knock is decided before 3D is
+    played, then the follow is decided again with it."""
+    game = new_game(["5H KD", "KC 9D", "8H 2S"], "5D 6D 7D", "3D 9S 7S 3C")
+    step(game, "play 5H pile 1", "pass")
+    start = step(game, "play KD pile 2")  # the empty hand's follow draw is forced
+    assert events_from(game, start, "draw") == [("draw", 0, "3D", -1)]
+    assert (game.view(0).phase, game.legal_texts()) == ("knock", ["pass", "knock"])
+    step(game, "knock")
+    assert (game.view(0).phase, game.legal_texts()) == ("follow", ["play 3D pile 2", "draw"])
+    step(game, "play 3D pile 2")
+    assert game.terminated and game.winners == (0,)
 
 
 def test_an_empty_hand_at_the_next_turn_draws():

@@ -19,7 +19,7 @@ from eights.engines.base import IllegalActionError
 from eights.vector import CompiledTables, PythonTables, make_tables
 from eights.vector import jokers_of_death as core
 from tests.vector.differential_script import differential
-from tests.vector.engine_positions import play_on_from_engine_positions
+from tests.vector.engine_positions import play_on_from_engine, play_on_from_engine_positions
 
 VARIANT = "jokers_of_death"
 #: one xdist worker compiles (or loads) this core: the other never waits on the same compile
@@ -30,7 +30,7 @@ CONFIGS = differential.CONFIGS[VARIANT]
 
 #: games compared per config (8 tables each, random legal actions, a quarter of them the
 #: heuristic's). Measured CPU cost per game on the loaded 2-core dev machine (numba cache
-#: warm): default 28 ms, 2p 23, 4p 23, 5p_20cards 28, 10p_8decks_40cards 360,
+#: warm): default 28 ms, 2p 23, 4p 23, 5p_20cards 28, 12p_8decks_34cards 360,
 #: 3decks_6p_10cards 80, match 50, match_score_2p_10cards 30, score 28, auto_knock_4cards 23,
 #: hand_switching 40, hand_switching_2p_8cards 23, five_pile 68, aces 30, aces_5p 48,
 #: free_discard_pile 148, free_discard_pile_2p_6cards 55, everything_five_pile_match 178,
@@ -41,7 +41,7 @@ GAMES = {
     "2p": 20,
     "4p": 15,
     "5p_20cards": 15,
-    "10p_8decks_40cards": 2,
+    "12p_8decks_34cards": 2,
     "3decks_6p_10cards": 6,
     "match": 8,
     "match_score_2p_10cards": 25,
@@ -136,6 +136,25 @@ def test_a_position_from_the_engine_plays_on_as_the_engine(options):
     starts, compared = play_on_from_engine_positions(VARIANT, core, options, range(40, 52),
                                                      40)
     assert starts >= 6 and compared > 300
+
+
+@pytest.mark.parametrize("hands, stock, last", [
+    (["5H 6C", "KC 9D", "8H 2S"], "7S 9S 3C", "play 6C pile 2"),  # the turn's draw
+    (["5H KD", "KC 9D", "8H 2S"], "3D 9S 7S 3C", "play KD pile 2"),  # a King's follow draw
+])
+@pytest.mark.parametrize("knock", ["knock", "pass"])
+def test_a_draw_that_leaves_one_card_is_knocked_for_as_the_engine(hands, stock, last, knock):
+    """docs/rules/jokers_of_death.md #14: an empty hand that draws one card decides the
+    knock before playing it, in the core as in the engine (each answer played on)."""
+    engine = engine_class(VARIANT).stacked(hands, "5D 6D 7D", stock.split(), first_player=0,
+                                           seed=1, hand_size=2)
+    for text in ("play 5H pile 1", "pass"):
+        engine.step(text)
+    tables = CompiledTables(VARIANT, 1, hand_size=2)
+    script = iter([engine.parse_action(last), engine.parse_action(knock)])
+    compared = play_on_from_engine(
+        engine, core, tables, lambda game: next(script, game.legal_actions()[0]))
+    assert compared >= 2
 
 
 # ------------------------------------------------------------------ refusals
