@@ -851,6 +851,22 @@ class BabyEatingEightsGame(PileEngine):
             if self.playable(c):
                 break
 
+    def _draw_one(self, seat: int) -> int:
+        """The pile engine's draw, then the rules' "if, at any point the draw pile runs
+        out, take every face-up card, excluding the card last dropped, and shuffle them":
+        the new draw pile is made the moment the last card is drawn, not at the next draw,
+        so the Guarantee Joker's combo never finds it empty while the drop pile holds
+        cards under its top (an empty draw pile with a one-card drop pile waits for the
+        next draw, as before)."""
+        c = super()._draw_one(seat)
+        self._rebuild_if_spent()
+        return c
+
+    def _rebuild_if_spent(self) -> None:
+        s = self.state
+        if not s.stock and len(s.piles[0]) > 1:
+            self._rebuild_stock()
+
     def _note_draw(self, seat: int) -> None:
         s = self.state
         s.drew_suit[seat] = s.suits[0]
@@ -1045,7 +1061,8 @@ class BabyEatingEightsGame(PileEngine):
             drawn += 1
         self.log_event("forced_draw", q, NO_CARD, drawn)  # closed like an effect's draws
         self._forget_draw(q)
-        if len(s.piles[0]) < self.threshold:
+        self._rebuild_if_spent()
+        if len(s.stock) + len(s.piles[0]) < self.threshold:
             s.agenda.insert(0, Frame("mode", q))
             self.log_event("guarantee_mode", q, NO_CARD, self.threshold)
 

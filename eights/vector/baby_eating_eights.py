@@ -326,7 +326,16 @@ def _draw_one(t, seat):
     c = t.stock[t.stock_len]
     _hand_add(t, seat, c)
     t.drawn_since[seat] += 1
+    _rebuild_if_spent(t)
     return c
+
+
+@numba.njit(cache=True)
+def _rebuild_if_spent(t):
+    """The draw pile is remade the moment its last card is drawn (the engine's
+    ``_rebuild_if_spent``)."""
+    if t.stock_len == 0 and t.pile_len > 1:
+        _rebuild_stock(t)
 
 
 @numba.njit(cache=True)
@@ -530,7 +539,8 @@ def _combo(t, prm, q):
         _hand_add(t, q, t.stock[t.stock_len])
         t.drawn_since[q] += 1
     _forget_draw(t, q)
-    if t.pile_len < prm[P_THRESHOLD]:
+    _rebuild_if_spent(t)
+    if t.stock_len + t.pile_len < prm[P_THRESHOLD]:
         _start_mode(t, q)
 
 

@@ -12,7 +12,10 @@ rewrite may renumber the one and reshape the other without changing a game.
 The digests were recorded from the engines before the port onto the new
 core (crazier_eights', written on the core, from the core before its events
 were declared; jokers_of_death's again after the knock after a draw, rules #14,
-changed 132 and 452 of their games); ``check`` replays them with the code of today::
+changed 132 and 452 of their games; baby_eating_eights' again after its draw pile was
+remade the moment it runs out, rules #7, which changed 15-51% of their games; a game
+no rule change touched keeps the digest recorded before the port); ``check`` replays them
+with the code of today::
 
     .venv/bin/python -m tests.engines.replay_corpus record [--games N] [--jobs J]
     .venv/bin/python -m tests.engines.replay_corpus check [--games N] [--jobs J] [--config NAME ...]

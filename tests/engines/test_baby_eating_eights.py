@@ -752,11 +752,12 @@ def test_guarantee_joker_combo_and_its_mode_from_start_to_end():
     evs = events_from(game, start)
     assert evs[:3] == [("play", 1, "RJ", -1), ("suit", 1, "", 3), ("guarantee", 0, "", 37)]
     assert [e[:2] for e in evs[3:40]] == [("draw", 0)] * 37
-    assert evs[40:] == [("forced_draw", 0, "", 37), ("guarantee_mode", 0, "", 6),
-                        ("no_draw", 0, "", 4)]
-    assert sizes(game) == [42, 9] and game.state.stock == []
+    # the draw pile ran out: the drop pile under the Guarantee Joker is the new one at once
+    assert evs[40:] == [("forced_draw", 0, "", 37), ("reshuffle", -1, "", 2),
+                        ("guarantee_mode", 0, "", 6), ("no_draw", 0, "", 4)]
+    assert sizes(game) == [42, 9] and sorted(game.state.stock) == parse_cards("5C BJ")
     view = game.view(1)
-    assert (view.guarantee_victim, view.guarantee_spent, view.stock_size) == (0, True, 0)
+    assert (view.guarantee_victim, view.guarantee_spent, view.stock_size) == (0, True, 2)
     assert game.current_player == 0
     # Seat 1 cannot match the 9S: skipped, nothing drawn.
     start = step(game, "play 9S")
@@ -774,11 +775,30 @@ def test_guarantee_joker_combo_and_its_mode_from_start_to_end():
     assert {"play AC", "play AD"} <= set(game.legal_texts())
     start = step(game, "play AC")
     evs = events_from(game, start)
-    assert evs[:3] == [("play", 1, "AC", -1), ("guarantee_over", 0, "", 6),
-                       ("reshuffle", -1, "", 5)]
-    assert [e[:2] for e in evs[3:5]] == [("draw", 0), ("draw", 0)]
+    assert evs[:2] == [("play", 1, "AC", -1), ("guarantee_over", 0, "", 6)]
+    # the Ace's two take the draw pile's two cards, and it is remade from the drop pile
+    assert [e[:2] for e in evs[2:]] == [("draw", 0), ("draw", 0), ("reshuffle", -1),
+                                        ("forced_draw", 0)]
     assert game.state.victim == -1 and game.view(0).guarantee_spent
     assert sizes(game) == [38, 12] and len(game.state.stock) == 3
+    assert all_cards(game) == Counter(range(54))
+
+
+def test_a_draw_pile_run_out_by_the_other_jokers_four_is_remade_before_the_combo():
+    """Pins docs/rules/baby_eating_eights.md #7, #21: "if, at any point the draw pile runs
+    out", the face-up cards under the top are the new draw pile at once, so the other
+    Joker's four that empties the draw pile leaves a whole one for the combo to give."""
+    game = new_game(["2C 3C 4C 5C 6C 7C", "AD 2D 3D 4D 5D 6D"], "9C")
+    listed = "BJ 2C RJ 3D 2H 3H 4H 5H".split()
+    drop = [card_text(c) for c in range(54) if card_text(c) not in listed]
+    set_position(game, ["BJ 2C", "RJ 3D"], "2H 3H 4H 5H", " ".join(drop), current=0)
+    start = step(game, "play BJ", "suit H")
+    assert [e[0] for e in events_from(game, start)][-3:] == ["draw", "reshuffle", "forced_draw"]
+    assert sizes(game) == [1, 6] and len(game.state.stock) == len(drop)
+    start = step(game, "play RJ", "suit S")
+    evs = events_from(game, start)
+    assert ("guarantee", 0, "", len(drop)) in evs
+    assert sizes(game)[0] == 1 + len(drop)
     assert all_cards(game) == Counter(range(54))
 
 

@@ -191,7 +191,7 @@ def test_belief_deals_follow_the_voids_uniform_ones_do_not() -> None:
     so the belief deals around them: ``certain_voids``)."""
     bad = {None: 0, "voids": 0}
     total = 0
-    for n, (_, view) in enumerate(views(2, 40)):
+    for n, (_, view) in enumerate(views(8, 40)):
         dealer = G.determinizer(G.unstarted_at(view.config, 0, view.turn), view)
         strict = [e for e in dealer.read_evidence() if isinstance(e, b.AtMost) and not e.most]
         if n % 2 or len(strict) < 2:

@@ -26,7 +26,7 @@ from tests.engines.test_determinize import positions
 FINGERPRINTS = {
     ("crazy_eights", (("num_players", 3),)): "943c50faf614ba03",
     ("livery_eights", (("match", True), ("num_players", 3))): "88c7ebb22a509f4f",
-    ("baby_eating_eights", (("num_players", 4), ("teams", 2))): "c0f52181829f2335",
+    ("baby_eating_eights", (("num_players", 4), ("teams", 2))): "245853eec1767d5f",
     ("jokers_of_death", (("hand_switching", True), ("num_players", 3))): "130487605ede1979",
     ("crazier_eights", (("num_players", 4), ("teams", 2))): "be81545cb00da56c",
 }
