@@ -789,7 +789,7 @@ def test_a_draw_pile_run_out_by_the_other_jokers_four_is_remade_before_the_combo
     out", the face-up cards under the top are the new draw pile at once, so the other
     Joker's four that empties the draw pile leaves a whole one for the combo to give."""
     game = new_game(["2C 3C 4C 5C 6C 7C", "AD 2D 3D 4D 5D 6D"], "9C")
-    listed = "BJ 2C RJ 3D 2H 3H 4H 5H".split()
+    listed = ["BJ", "2C", "RJ", "3D", "2H", "3H", "4H", "5H"]
     drop = [card_text(c) for c in range(54) if card_text(c) not in listed]
     set_position(game, ["BJ 2C", "RJ 3D"], "2H 3H 4H 5H", " ".join(drop), current=0)
     start = step(game, "play BJ", "suit H")
