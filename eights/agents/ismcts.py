@@ -19,7 +19,8 @@ sets is grown over many iterations; each iteration
    its parent's visits;
 3. **expands** one untried legal action, the one the playout policy would
    pick among them (see :meth:`ISMCTSAgent._expand` for why not uniformly);
-4. **rolls out** to the end of the game with a fast policy: a uniformly
+4. **rolls out** to the end of the game (in a match, of the hand: see
+   *horizon* below) with a fast policy: a uniformly
    random card play when there is one (wild cards only when nothing else
    fits), the suit the chooser holds most of after a wild card, else the
    first other legal action (draw, pass); a game cut at the turn limit scores
@@ -28,6 +29,16 @@ sets is grown over many iterations; each iteration
    about 14 points of win rate at 300 simulations (benchmarks/README.md);
 5. **backs up** each node's reward for the player who acted at it, from
    ``engine.returns()``, so it is correct for any number of players.
+
+**Horizon.** In a match (``match=True``) the game is many hands, and a
+rollout to the match's end costs a whole match per iteration (about 20
+times a single hand's in crazy_eights). With ``horizon=hand``, the default,
+an iteration ends where the hand it started in ends: each seat's reward is
++1 if its points for that hand were the hand's best (the fewest where the
+lowest total wins the match, else the most), -1 otherwise, and 0 for every
+seat when all scored alike; a hand that ends the match gives the match's
+own returns. ``horizon=game`` plays every rollout to the match's end. A
+single hand (no match) is the same either way.
 
 With a **prior** (``prior=policy``: a trained policy, see
 :class:`~eights.agents.policy.PolicyAgent`), selection is PUCT over
@@ -82,6 +93,8 @@ CORES = ("python", "compiled")
 OPPONENT_MODELS = ("ucb", "heuristic")
 #: the rollouts' policy (the ``playout=`` option)
 PLAYOUTS = ("fast", "heuristic")
+#: where an iteration of a match ends (the ``horizon=`` option; module docstring)
+HORIZONS = ("hand", "game")
 
 
 class _Node:
@@ -97,6 +110,43 @@ class _Node:
         self.children: dict[int, _Node] = {}
 
 
+class _Horizon:
+    """Where one iteration ends: the game's end, or in a match with ``by_hand`` the end of
+    the hand it started in (the module docstring's *horizon*)."""
+
+    __slots__ = ("hand", "totals")
+
+    def __init__(self, game: Engine, by_hand: bool) -> None:
+        s = game.state
+        #: the hand the iteration started in (None: it plays to the game's end); only a
+        #: match (``match``, or crazier_eights' ``games``) ever deals another
+        self.hand = s.hand_number if by_hand else None
+        #: every seat's match total before this hand's points
+        self.totals = tuple(s.scores) if by_hand else ()
+
+    def playing(self, game: Engine) -> bool:
+        return not game.game_over and (self.hand is None or
+                                       game.state.hand_number == self.hand)
+
+    def returns(self, game: Engine) -> list[float]:
+        """The game's returns once it is over (or cut), else the hand's: +1 the seats with
+        the hand's best points, -1 the others, 0 for all when they scored alike."""
+        if game.game_over or self.hand is None:
+            return game.returns()
+        return hand_returns([now - before for now, before in
+                             zip(game.state.scores, self.totals, strict=True)],
+                            type(game).low_score_wins)
+
+
+def hand_returns(points: Sequence[int], low_score_wins: bool) -> list[float]:
+    """+1 the seats whose points for a hand were the best (the fewest when the lowest total
+    wins), -1 the others; 0 for all when every seat scored alike."""
+    best = min(points) if low_score_wins else max(points)
+    if all(p == best for p in points):
+        return [0.0] * len(points)
+    return [1.0 if p == best else -1.0 for p in points]
+
+
 class ISMCTSAgent(Agent):
     """Single-observer ISMCTS over the engine's determinizations; see the module docstring."""
 
@@ -107,8 +157,11 @@ class ISMCTSAgent(Agent):
                  infer: bool = True, prior: Agent | None = None,
                  prior_weight: float = DEFAULT_PRIOR_WEIGHT, belief: str = "uniform",
                  core: str = "python", deals: int | None = None, opponents: str = "ucb",
-                 playout: str = "fast"):
+                 playout: str = "fast", horizon: str = "hand"):
         super().__init__(seed)
+        if horizon not in HORIZONS:
+            raise ConfigError(f"ismcts: horizon={horizon!r} is not allowed; horizon is "
+                              f"{SPEC_OPTIONS['horizon'][2]}")
         if playout not in PLAYOUTS:
             raise ConfigError(f"ismcts: playout={playout!r} is not allowed; playout is "
                               f"{SPEC_OPTIONS['playout'][2]}")
@@ -170,6 +223,8 @@ class ISMCTSAgent(Agent):
         #: the rollouts' policy: ``fast`` (a random card play, wild cards last) or
         #: ``heuristic`` (every seat as the heuristic plays)
         self.playout = playout
+        #: ``hand``: in a match an iteration ends with its hand; ``game``: with the match
+        self.horizon = horizon
 
     def check_table(self, config: GameConfig) -> None:
         """A prior's model must fit the table (a 2-player model cannot guide a 3-player
@@ -206,7 +261,7 @@ class ISMCTSAgent(Agent):
             belief = self.belief_for(view.variant) if self.belief else None
             return self._compiled_search(view).visit_counts(
                 view, self.rng, self.simulations, self.time_ms, self.exploration, self.infer,
-                belief, self.deals, self.opponents, self.playout)
+                belief, self.deals, self.opponents, self.playout, self.horizon == "hand")
         root = self._search(view, engine)
         me = view.seat * len(engine.actions)
         for a in legal:
@@ -255,25 +310,27 @@ class ISMCTSAgent(Agent):
         return model
 
     def _iterate(self, root: _Node, game: Engine, table: Playout) -> None:
-        """One iteration on one determinization: select, expand, roll out, back up."""
+        """One iteration on one determinization: select, expand, roll out, back up (to the
+        end of the hand or of the game: the module docstring's horizon)."""
+        horizon = _Horizon(game, self.horizon == "hand")
         if self.prior is None:
-            path, actors = self._descend(root, game, table)
+            path, actors = self._descend(root, game, table, horizon)
         else:
-            path, actors = self._descend_with_prior(root, game)
-        self._rollout(game, table)
-        returns = game.returns()
+            path, actors = self._descend_with_prior(root, game, horizon)
+        self._rollout(game, table, horizon)
+        returns = horizon.returns(game)
         for node, seat in zip(path, actors, strict=True):
             node.visits += 1
             node.reward += returns[seat]
 
-    def _descend(self, root: _Node, game: Engine,
-                 table: Playout) -> tuple[list[_Node], list[int]]:
+    def _descend(self, root: _Node, game: Engine, table: Playout,
+                 horizon: _Horizon) -> tuple[list[_Node], list[int]]:
         """Select with availability-UCB until an untried action, expand it; the path taken."""
         width = len(game.actions)
         node = root
         path: list[_Node] = []
         actors: list[int] = []
-        while not game.game_over:
+        while horizon.playing(game):
             seat = game.current_player
             base = seat * width
             legal = game.legal_actions()
@@ -289,7 +346,8 @@ class ISMCTSAgent(Agent):
                 break
         return path, actors
 
-    def _descend_with_prior(self, root: _Node, game: Engine) -> tuple[list[_Node], list[int]]:
+    def _descend_with_prior(self, root: _Node, game: Engine,
+                            horizon: _Horizon) -> tuple[list[_Node], list[int]]:
         """Select by PUCT (module docstring) until an action never visited, which is the
         expansion; the path taken. Every legal action of a node it meets gets a child, so
         each counts its availability from the first time it is legal."""
@@ -298,7 +356,7 @@ class ISMCTSAgent(Agent):
         path: list[_Node] = []
         actors: list[int] = []
         cp = self.prior_weight
-        while not game.game_over:
+        while horizon.playing(game):
             seat = game.current_player
             base = seat * width
             legal = game.legal_actions()
@@ -367,9 +425,10 @@ class ISMCTSAgent(Agent):
         assert best is not None
         return best_action, best
 
-    def _rollout(self, game: Engine, table: Playout) -> None:
-        """Finish the game fast with the playout policy (module docstring, step 4)."""
-        while not game.game_over:
+    def _rollout(self, game: Engine, table: Playout, horizon: _Horizon) -> None:
+        """Finish the game (or the hand) fast with the playout policy (module docstring,
+        step 4)."""
+        while horizon.playing(game):
             game.step(self._playout_action(game, game.legal_actions(), table))
 
     def _playout_action(self, game: Engine, actions: Sequence[int], table: Playout) -> int:
@@ -433,8 +492,8 @@ SPEC_OPTIONS: dict[str, tuple[str, type, str]] = {
                             "the table) or a model (a shipped name or a file); none by default"),
     "cp": ("prior_weight", float, "PUCT's constant with a prior, a number >= 0 (default 2)"),
     "core": ("core", str, "where the search runs: 'python' (the engines, the default) or "
-                          "'compiled' (eights.vector's numba cores: crazy_eights, "
-                          "livery_eights; no prior)"),
+                          "'compiled' (eights.vector's numba cores, every variant; no "
+                          "prior)"),
     "deals": ("deals", int, "with core=compiled and a belief: the deals of the hidden hands "
                             "the belief draws per decision, an integer >= 1 (default: 256 "
                             "for belief=heuristic, drawn by its chain in compiled code; "
@@ -448,6 +507,9 @@ SPEC_OPTIONS: dict[str, tuple[str, type, str]] = {
     "playout": ("playout", str, "the rollouts' policy: 'fast' (the default: a random card "
                                 "play, wild cards last) or 'heuristic' (every seat as the "
                                 "heuristic plays; core=compiled)"),
+    "horizon": ("horizon", str, "in a match, where an iteration ends: 'hand' (the default: "
+                                "the hand it started in, scored by the hand's points) or "
+                                "'game' (the match's end)"),
     "belief": ("belief", str, f"how opponents' hidden cards are dealt: "
                               f"{' or '.join([*BELIEFS, *MODEL_BELIEFS])} (default uniform; "
                               f"voids, where a variant's deals read it: weighted by what the "

@@ -954,6 +954,18 @@ def returns(t, prm, out):
             out[p] = 1.0 if t.winners[p] else -1.0
 
 
+@numba.njit(cache=True)
+def hand_number(t):
+    """Always 0: Baby-Eating Eights is one hand (no matches)."""
+    return 0
+
+
+@numba.njit(cache=True)
+def match_totals(t, out):
+    """No match totals: every seat's is 0."""
+    out[:] = 0
+
+
 # ---------------------------------------------------------------- the observation
 @numba.njit(cache=True)
 def _observe_agenda(t, prm, offs, seat, out):

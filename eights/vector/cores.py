@@ -17,6 +17,8 @@ A core keeps these signatures (``rules`` and ``hints`` are what its
 * ``returns(t, prm, out)``: each seat's reward (0 until the game ends);
 * ``heuristic_action(t, prm, rules, hints, buf) -> a``: the heuristic's choice;
 * ``best_suit(t, seat) -> s``: the suit ``seat`` holds most, as the heuristic reckons it;
+* ``hand_number(t) -> h``: the hand of a match being played (0 where there are no matches);
+* ``match_totals(t, out)``: every seat's match total so far into ``out`` (one per seat);
 * ``new_game(t, prm, rules, game_seed)``: deal the game of that seed;
 * ``observe(t, prm, offs, scales, seat, out)``: a seat's observation;
 
@@ -106,3 +108,5 @@ heuristic_action = _dispatched("heuristic_action")
 best_suit = _dispatched("best_suit")
 new_game = _dispatched("new_game")
 observe = _dispatched("observe")
+hand_number = _dispatched("hand_number")
+match_totals = _dispatched("match_totals")

@@ -924,6 +924,19 @@ def returns(t, prm, out):
     score_returns(t, prm[P_PLAYERS], prm[P_SCORE_REWARD], -1.0, out)
 
 
+@numba.njit(cache=True)
+def hand_number(t):
+    """The hand of the match being played (the search's hand horizon watches it)."""
+    return t.hand_number
+
+
+@numba.njit(cache=True)
+def match_totals(t, out):
+    """Every seat's match total so far into ``out`` (its length: the seats)."""
+    for p in range(out.shape[0]):
+        out[p] = t.scores[p]
+
+
 # ---------------------------------------------------------------- the observation
 @numba.njit(cache=True)
 def _card_list(counts, base, at, inv, out):

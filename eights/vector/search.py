@@ -17,7 +17,9 @@ search steps a Python engine. The algorithm is the Python agent's:
 * **selection** by UCB1 over availability counts, edges keyed by (seat,
   action); **expansion** of the untried legal action the playout policy
   would pick; **rollouts** by that policy (a random card play, wild cards
-  last; after a wild card the suit held most; else draw or pass);
+  last; after a wild card the suit held most; else draw or pass), in a match
+  to the end of the hand the iteration started in (``horizon=hand``, the
+  default: :func:`hand_returns` scores it) or of the match (``horizon=game``);
   **back-up** of each seat's return at the nodes it acted at.
 
 With ``belief=voids`` every iteration's deal is weighed in compiled code by
@@ -317,14 +319,18 @@ def _child(nodes, parent, key):
 
 @numba.njit(cache=True)
 def iterate(template_bytes, t, t_bytes, prm, rules, hints, kinds, seat, voids, deals,
-            evidence, positions, modelled, heuristic_playouts, c_explore, nodes, rewards, size,
-            hidden, counts, legal, buf, path, actors, returns, rng, iterations):
+            evidence, positions, modelled, heuristic_playouts, by_hand, low_wins, c_explore,
+            nodes, rewards, size, hidden, counts, legal, buf, path, actors, returns, totals,
+            rng, iterations):
     """Run ``iterations`` ISMCTS iterations on the tree in ``nodes``/``rewards`` (``size``
     nodes used, node 0 the root); return the new size and generator state. With
     ``modelled`` the other seats play as the core's heuristic does (``hints`` its
     constants), in the tree (their edges kept, so later nodes still tell their moves
     apart) and in the rollouts; else by UCB1 and the playout policy as the searcher. With
-    ``heuristic_playouts`` every seat's rollout moves are the heuristic's."""
+    ``heuristic_playouts`` every seat's rollout moves are the heuristic's. With ``by_hand``
+    (a match) an iteration ends with the hand it started in, scored by the hand's points
+    (:func:`hand_returns`; ``low_wins``: the fewest are the best), ``totals`` its
+    scratch."""
     n_actions = legal.shape[0]
     for _ in range(iterations):
         rng = determinize(template_bytes, t, t_bytes, prm, seat, voids, deals, evidence,
@@ -333,7 +339,11 @@ def iterate(template_bytes, t, t_bytes, prm, rules, hints, kinds, seat, voids, d
         node = 0
         depth = 0
         expanded = False
-        while r.current >= 0 and not expanded:
+        hand = cores.hand_number(r)
+        if by_hand:
+            cores.match_totals(r, totals)
+        while r.current >= 0 and not expanded and (not by_hand or
+                                                   cores.hand_number(r) == hand):
             actor = r.current
             base = actor * n_actions
             if modelled and actor != seat:
@@ -393,18 +403,42 @@ def iterate(template_bytes, t, t_bytes, prm, rules, hints, kinds, seat, voids, d
             actors[depth] = actor
             depth += 1
             node = child
-        while r.current >= 0:  # the rollout
+        while r.current >= 0 and (not by_hand or cores.hand_number(r) == hand):  # the rollout
             if (modelled and r.current != seat) or heuristic_playouts:
                 action = cores.heuristic_action(r, prm, rules, hints, buf)
             else:
                 k = cores.legal_actions(r, prm, legal)
                 action, rng = _playout_action(r, kinds, legal, k, rng)
             cores.step(r, prm, rules, action, buf)
-        cores.returns(r, prm, returns)
+        if r.current >= 0:  # (by_hand) the hand is over and the match goes on
+            hand_returns(r, totals, low_wins, returns)
+        else:
+            cores.returns(r, prm, returns)
         for i in range(depth):
             nodes[path[i], K_VISITS] += 1
             rewards[path[i]] += returns[actors[i]]
     return size, rng
+
+
+@numba.njit(cache=True)
+def hand_returns(r, totals, low_wins, out):
+    """A finished hand of a match: +1 the seats whose points for it (their totals now less
+    ``totals``, before the hand) were the best, -1 the others, 0 for all when alike; as
+    :func:`eights.agents.ismcts.hand_returns`. ``totals`` becomes the hand's points."""
+    n = totals.shape[0]
+    before = totals.copy()
+    cores.match_totals(r, totals)
+    best = 0.0
+    for p in range(n):
+        totals[p] -= before[p]
+        if p == 0 or (totals[p] < best if low_wins else totals[p] > best):
+            best = totals[p]
+    alike = True
+    for p in range(n):
+        if totals[p] != best:
+            alike = False
+    for p in range(n):
+        out[p] = 0.0 if alike else (1.0 if totals[p] == best else -1.0)
 
 
 @numba.njit(cache=True)
@@ -510,11 +544,13 @@ class CompiledSearch:
         self.path = np.zeros(depth, np.int64)
         self.actors = np.zeros(depth, np.int64)
         self.returns = np.zeros(self.n, np.float64)
+        self.totals = np.zeros(self.n, np.float64)
 
     def visit_counts(self, view: Any, rng: random.Random, simulations: int,
                      time_ms: float | None, exploration: float, infer: bool,
                      belief: Any = None, num_deals: int | None = None,
-                     opponents: str = "ucb", playout: str = "fast") -> np.ndarray:
+                     opponents: str = "ucb", playout: str = "fast",
+                     by_hand: bool = True) -> np.ndarray:
         """The root's visits per action after the search (the budget: ``time_ms`` if set,
         else ``simulations`` iterations). With ``belief="voids"`` and no ``num_deals``,
         every iteration's deal is weighed by the view's evidence in compiled code; with
@@ -523,7 +559,8 @@ class CompiledSearch:
         are drawn by it first (in Python, inside the time budget) and every iteration
         plays one of them, the stock shuffled anew. On a core that does not deal in
         compiled code (:func:`deals_compiled`) every belief, ``None`` included, deals
-        that way, whole positions."""
+        that way, whole positions. In a match with ``by_hand`` (the agent's
+        ``horizon=hand``) an iteration ends with the hand it started in."""
         started = time.perf_counter()
         game = self.engine.determinize(view, rng, infer, None)
         self.core.record_from_engine(game, self.template, rng.getrandbits(32))
@@ -538,6 +575,7 @@ class CompiledSearch:
             positions = self._positions(view, rng, infer, belief, num_deals)
         modelled = opponents == "heuristic"
         heuristic_playouts = playout == "heuristic"
+        low_wins = bool(self.engine.low_score_wins)
         capacity = simulations + 1 if time_ms is None else 4096
         nodes = np.zeros((capacity, 5), np.int64)
         rewards = np.zeros(capacity, np.float64)
@@ -551,12 +589,10 @@ class CompiledSearch:
             nonlocal size, state
             size, state = iterate(template_bytes, self.scratch, scratch_bytes, self.params,
                                   self.rules, self.hints, self.kinds, view.seat, voids, deals,
-                                  evidence, positions, modelled, heuristic_playouts,
-                                  float(exploration),
-                                  nodes, rewards, size,
-                                  self.hidden,
-                                  self.counts, self.legal, self.buf, self.path, self.actors,
-                                  self.returns, state, count)
+                                  evidence, positions, modelled, heuristic_playouts, by_hand,
+                                  low_wins, float(exploration), nodes, rewards, size,
+                                  self.hidden, self.counts, self.legal, self.buf, self.path,
+                                  self.actors, self.returns, self.totals, state, count)
             state = np.uint64(state)  # (numba returns a Python int: typed int64 if passed on)
 
         if time_ms is None:
