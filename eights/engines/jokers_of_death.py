@@ -731,10 +731,11 @@ class JokersOfDeathGame(TableEngine):
         self._knock_if_one(seat)
 
     def _knock_if_one(self, seat: int) -> None:
-        """"If the player has only one card left, either at the end of a turn or in the
-        middle of a turn, he or she must knock": whenever ``seat`` is left one card it has
-        neither knocked nor declined for (by a placement, a draw, a take, a pile played
-        back into the hand, a hand switch), the knock is decided before anything else."""
+        """The rules' "if the player has only one card left, either at the end of a turn or
+        in the middle of a turn, he or she must knock": whenever ``seat`` is left one card
+        it has neither knocked nor declined for (by a placement, a draw, a take, a pile
+        played back into the hand, a hand switch), the knock is decided before anything
+        else."""
         s = self.state
         if len(s.hands[seat]) == 1 and s.knocked[seat] == 0:
             self._offer_knock(seat)
