@@ -1415,6 +1415,27 @@ def test_a_hand_stopped_during_a_picked_up_pile_counts_its_cards_as_a_penalty():
     assert game.terminated and game.final_scores()[0] >= 100 + 3 + 5
 
 
+def test_a_knock_stands_through_a_picked_up_pile_and_the_first_hands_last_card_goes_out():
+    """Pins docs/rules/jokers_of_death.md #22, #14: the knock counts the first hand only.
+
+    Seat 0 knocks with 9H, the others decline at one card; at its next turn seat 0 picks
+    up pile 1, plays it out on piles 2 and 3 (no knock asked, nothing ends), then puts 9H
+    on the empty space and goes out.
+    """
+    game = new_game(["5S 6D 7S 9H", "5C 6S 7C 3D", "5D 6H 7H 3C"], PILES, "2D 3H 4C 8S",
+                    free_discard_pile=True)
+    step(game, "play 5S pile 1", "play 6D pile 2", "knock")  # 7S on pile 3 was forced
+    step(game, "play 5D pile 1", "play 6H pile 2", "pass", "play 5C pile 1",
+         "play 6S pile 2", "pass")
+    assert (game.current_player, game.view(0).knocked) == (0, (1, -1, -1))
+    step(game, "pick up pile 1", "play 5S pile 2", "play 5C pile 3", "play 5H pile 2",
+         "play 5D pile 2")
+    assert not game.game_over and game.view(0).knocked[0] == 1
+    assert game.legal_texts() == ["play 9H pile 1", "draw"]
+    step(game, "play 9H pile 1")
+    assert game.terminated and game.winners == (0,)
+
+
 def test_covers_agrees_with_trying_every_assignment():
     """Pins docs/rules/jokers_of_death.md #5: the matching finds distinct cards for every
     pile exactly when some assignment of the hand's cards (copies apart) does."""
