@@ -84,7 +84,9 @@ CORE_MEANINGS: dict[str, str] = {
     "scores": "Each seat's points (match totals in a match).",
     "turn": "Actions applied so far, forced ones included.",
     "game_over": "Whether the game has ended.",
-    "history": "Every public event so far, oldest first (see [Events](#events)).",
+    "history": ("The public events so far, oldest first; in a match, those of this hand, "
+                "from its `deal` on (what a seat remembers starts again with each hand) "
+                "(see [Events](#events))."),
 }
 
 

@@ -198,8 +198,28 @@ def view_to_json(view: PlayerView) -> dict[str, Any]:
     """
     cls = type(view)
     out = {name: field_to_json(kind, getattr(view, name), cls) for name, kind in _fields_of(cls)}
-    out["history"] = [event_to_json(e, cls) for e in view.history()]
+    out["history"] = [event_to_json(e, cls) for e in sent_history(view)]
     return out
+
+
+def sent_history(view: PlayerView) -> list[Event]:
+    """The history a view's JSON carries: in a match, from the current hand's deal on.
+
+    What a seat remembers starts again with each hand (a ``new_hand`` event: the memory
+    forgets, the hidden cards are dealt anew) and the match so far has fields of its own
+    (``scores``, ``hand_number``, ``first_player``), so a reader needs no more; and a
+    message then costs a hand's history, not a whole match's (a crazy_eights match of
+    random players runs to some 8,000 actions, twice what the default message limit
+    holds). A single hand sends all of it.
+    """
+    events = view.history()
+    if not view.config.plays_match:
+        return events
+    kinds = type(view).event_kinds
+    for i in range(len(events) - 1, -1, -1):
+        if kinds[events[i].kind].new_hand:
+            return events[i:]
+    return events
 
 
 # --------------------------------------------------------------------- reading
