@@ -58,22 +58,6 @@ def parse_options(items: Iterable[str]) -> dict[str, object]:
     return options
 
 
-#: the turn limit of a match where ``max_turns`` is 0 (its default): applied actions, forced
-#: ones included; no real match comes near it (a two-player Crazy Eights match to 500
-#: between random players took at most 13,905 in 20; between heuristic players 2,171 in 100)
-MATCH_TURN_LIMIT = 100_000
-
-
-def max_turns_option(hand_limit: int) -> Any:
-    """The ``max_turns`` option every variant has: 0 (the default) cuts one hand at
-    ``hand_limit`` applied actions, which a hand that never ends (random players, a
-    stuck table) reaches, and a match at :data:`MATCH_TURN_LIMIT`, which counts every
-    hand of it; any other value is the limit. :attr:`GameConfig.turn_limit` resolves it."""
-    return option(0, doc=f"applied actions after which the game is truncated; 0: "
-                         f"{hand_limit:,} for one hand, {MATCH_TURN_LIMIT:,} for a match",
-                  min=0)
-
-
 def option(default: Any, *, doc: str, choices: tuple | None = None,
            min: int | None = None, max: int | None = None, optional: bool = False) -> Any:
     """A config field: its default, a one-line ``doc``, and what values are allowed.
@@ -135,9 +119,6 @@ class GameConfig:
     #: protocol hello made from it) carries the content and never a path to open again
     FILE_OPTIONS: ClassVar[Mapping[str, tuple[str, ...]]] = {}
 
-    #: the turn limit of one hand where ``max_turns`` is 0 (:func:`max_turns_option`)
-    HAND_TURN_LIMIT: ClassVar[int] = 2000
-
     num_players: int = option(2, doc="players at the table", min=2, max=8)
 
     def __post_init__(self) -> None:
@@ -173,21 +154,6 @@ class GameConfig:
         """Whether the game is a match of several hands (``match``; a variant whose match
         is another option says so)."""
         return bool(getattr(self, "match", False))
-
-    @property
-    def turn_limit(self) -> int:
-        """The applied actions after which the game is truncated: ``max_turns``, or where
-        it is 0 (the default) :attr:`HAND_TURN_LIMIT` for one hand and
-        :data:`MATCH_TURN_LIMIT` for a match."""
-        given = getattr(self, "max_turns", 0)
-        return given or (MATCH_TURN_LIMIT if self.plays_match else self.HAND_TURN_LIMIT)
-
-    def same_game(self, other: GameConfig) -> bool:
-        """Whether ``other`` plays the same game: every option alike, the turn limit compared
-        as resolved (``max_turns=2000`` and the default 0 are one hand's limit alike)."""
-        def played(config: GameConfig) -> dict[str, Any]:
-            return {**config.to_dict(), "max_turns": config.turn_limit}
-        return type(self) is type(other) and played(self) == played(other)
 
     def goal(self) -> str:
         """One sentence saying what wins, for people at the table (``eights play``)."""

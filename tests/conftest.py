@@ -121,8 +121,6 @@ def option_values(cls, name: str) -> list:
     string (a card file's path) has no value to try and is not swept."""
     f = cls.Config.options()[name]
     meta, default = f.metadata, f.default
-    if name == "max_turns":  # 0 is the hand's own limit: set, it is the first above that
-        return [cls.Config.HAND_TURN_LIMIT + 1]
     if meta["choices"] is not None:
         return [c for c in meta["choices"] if c != default]
     if isinstance(default, bool):

@@ -11,10 +11,8 @@ import dataclasses
 import pytest
 
 import eights
-from eights import make_game
-from eights.config import MATCH_TURN_LIMIT, ConfigError, GameConfig
+from eights.config import ConfigError, GameConfig
 from eights.engines.crazy_eights import CrazyEightsConfig, CrazyEightsGame
-from tests.conftest import available_variants
 
 OPTIONS = ["num_players", "num_decks", "hand_size", "match", "reward", "max_turns",
            "target_score", "king_draw", "may_keep_drawn_card"]
@@ -33,27 +31,11 @@ def test_defaults_follow_the_rules_file():
     config = CrazyEightsConfig()
     assert config.to_dict() == {
         "num_players": 2, "num_decks": 2, "hand_size": 7, "match": False,
-        "reward": "win_loss", "max_turns": 0, "target_score": 500, "king_draw": 2,
+        "reward": "win_loss", "max_turns": 2000, "target_score": 500, "king_draw": 2,
         "may_keep_drawn_card": False,
     }
     assert list(CrazyEightsConfig.options()) == OPTIONS
     assert make().config == config
-
-
-def test_the_turn_limit_is_a_hands_or_a_matchs_unless_given():
-    """``max_turns=0`` (the default): 2,000 actions for one hand, 100,000 for a match (which
-    counts every hand); any other value is the limit. Two configs that differ only in
-    writing the same limit play the same game."""
-    assert CrazyEightsConfig().turn_limit == 2000
-    assert CrazyEightsConfig(match=True).turn_limit == MATCH_TURN_LIMIT
-    assert CrazyEightsConfig(match=True, max_turns=300).turn_limit == 300
-    assert CrazyEightsConfig().same_game(CrazyEightsConfig(max_turns=2000))
-    assert not CrazyEightsConfig().same_game(CrazyEightsConfig(max_turns=2001))
-    assert not CrazyEightsConfig().same_game(CrazyEightsConfig(match=True))
-    limits = {v: make_game(v).config.turn_limit for v in available_variants()}
-    assert limits == {"crazy_eights": 2000, "livery_eights": 2000, "jokers_of_death": 5000,
-                      "baby_eating_eights": 3000, "crazier_eights": 3000}
-    assert make_game("crazier_eights", games=2).config.turn_limit == MATCH_TURN_LIMIT
 
 
 @pytest.mark.parametrize(
@@ -77,9 +59,10 @@ def test_the_turn_limit_is_a_hands_or_a_matchs_unless_given():
         ("reward", "points", "'win_loss' or 'score'"),
         ("reward", 1, "'win_loss' or 'score'"),
         ("reward", "WIN_LOSS", "'win_loss' or 'score'"),
-        ("max_turns", -5, "an integer from 0 to any"),
-        ("max_turns", 10.0, "an integer from 0 to any"),
-        ("max_turns", None, "an integer from 0 to any"),
+        ("max_turns", 0, "an integer from 1 to any"),
+        ("max_turns", -5, "an integer from 1 to any"),
+        ("max_turns", 10.0, "an integer from 1 to any"),
+        ("max_turns", None, "an integer from 1 to any"),
         ("target_score", 0, "an integer from 1 to any"),
         ("target_score", "500", "an integer from 1 to any"),
         ("king_draw", -1, "an integer from 0 to 10"),

@@ -86,7 +86,7 @@ from ..cards import (
     card_text,
     hand_shown,
 )
-from ..config import ConfigError, GameConfig, check_teams, max_turns_option, option, seat_teams
+from ..config import ConfigError, GameConfig, check_teams, option, seat_teams
 from .blocks import ActionSpace, Block, cards, numbers
 from .defaults import (
     Default,
@@ -226,9 +226,8 @@ class BabyEatingEightsConfig(GameConfig):
         choices=("again", "literal"))
     reward: str = option("win_loss", doc="end-of-game rewards: +1/-1, or by cards left",
                          choices=("win_loss", "score"))
-    #: the turn limit of one hand unless ``max_turns`` is given
-    HAND_TURN_LIMIT: ClassVar[int] = 3_000
-    max_turns: int = max_turns_option(HAND_TURN_LIMIT)
+    max_turns: int = option(3000, doc="applied actions after which the game is truncated",
+                            min=1)
 
     @property
     def expanded(self) -> bool:

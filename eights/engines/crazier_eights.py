@@ -49,7 +49,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..cards import NO_CARD, cards_count
-from ..config import ConfigError, GameConfig, check_teams, max_turns_option, option, seat_teams
+from ..config import ConfigError, GameConfig, check_teams, option, seat_teams
 from .base import Event
 from .cardset import CardSet
 from .crazier_abilities import (
@@ -151,9 +151,8 @@ class CrazierEightsConfig(GameConfig):
                                      "carry it", optional=True)
     card_set_sha256: str = option(None, doc="SHA-256 of card_set (hex), filled in from it; a "
                                             "value given must match it", optional=True)
-    #: the turn limit of one hand unless ``max_turns`` is given
-    HAND_TURN_LIMIT: ClassVar[int] = 3_000
-    max_turns: int = max_turns_option(HAND_TURN_LIMIT)
+    max_turns: int = option(3000, doc="applied actions after which the game is truncated",
+                            min=1)
 
     @property
     def plays_match(self) -> bool:

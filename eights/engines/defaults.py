@@ -214,11 +214,10 @@ def near_turn_limit() -> While:
     """The turn count: it changes nothing until the next action, with the moves it forces,
     reaches the turn limit. Only a frontend that counts the actions knows how near that is
     (a reader without ``turn`` takes it to be far)."""
-    return While(f"from the config's turn limit (`max_turns`, or its default) - "
-                 f"{TURN_LIMIT_REACH} on (the next action and the moves it forces may reach "
-                 f"the turn limit)",
+    return While(f"from the config's `max_turns` - {TURN_LIMIT_REACH} on (the next action and "
+                 f"the moves it forces may reach the turn limit)",
                  lambda known: (known.values.get("turn", 0)
-                                >= known.config.turn_limit - TURN_LIMIT_REACH))
+                                >= known.config.max_turns - TURN_LIMIT_REACH))
 
 
 #: the defaults of the fields every view has (:class:`~eights.engines.base.PlayerView`)

@@ -77,7 +77,7 @@ from ..cards import (
     hand_shown,
     standard_deck,
 )
-from ..config import ConfigError, GameConfig, max_turns_option, option
+from ..config import ConfigError, GameConfig, option
 from .blocks import ActionSpace, Block, cards, numbers, suits
 from .defaults import (
     Default,
@@ -241,9 +241,8 @@ class JokersOfDeathConfig(GameConfig):
     free_discard_pile: bool = option(
         False, doc="the Free Discard Pile variant: at the start of a turn a player may pick up "
                    "a pile and must play all of it on the other piles")
-    #: the turn limit of one hand unless ``max_turns`` is given
-    HAND_TURN_LIMIT: ClassVar[int] = 5_000
-    max_turns: int = max_turns_option(HAND_TURN_LIMIT)
+    max_turns: int = option(5000, doc="applied actions after which the game is truncated",
+                            min=1)
 
     @property
     def decks(self) -> int:

@@ -32,7 +32,7 @@ from ..cards import (
     hand_shown,
     standard_deck,
 )
-from ..config import ConfigError, GameConfig, max_turns_option, option
+from ..config import ConfigError, GameConfig, option
 from .blocks import Block, cards, suits
 from .defaults import (
     Default,
@@ -78,9 +78,8 @@ class PileConfig(GameConfig):
     match: bool = option(False, doc="play hands until the match ends instead of one hand")
     reward: str = option("win_loss", doc="end-of-game rewards: +1/-1, or points-based",
                          choices=("win_loss", "score"))
-    #: the turn limit of one hand unless ``max_turns`` is given
-    HAND_TURN_LIMIT: ClassVar[int] = 2_000
-    max_turns: int = max_turns_option(HAND_TURN_LIMIT)
+    max_turns: int = option(2000, doc="applied actions after which the game is truncated",
+                            min=1)
 
     def check(self) -> None:
         cards = 52 * self.num_decks

@@ -406,7 +406,7 @@ class TableEngine(Engine):
         game is over); the top frame's legal handler is looked up here rather than
         through :meth:`_legal`, as this loop runs after every step.
         """
-        limit = self.config.turn_limit
+        limit = self.config.max_turns
         legal_by_kind = self._legal_by_kind
         forced: list[tuple[int, Frame, int]] | None = [] if self.record_forced else None
         while not self.terminated:

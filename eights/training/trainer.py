@@ -162,7 +162,7 @@ class TrainSettings:
         config = check_model(net, meta, self.variant, path)
         cls = engine_class(self.variant)
         wanted = cls.Config.from_options(num_players=self.num_players, **self.options)
-        if not config.same_game(wanted):
+        if config.to_dict() != wanted.to_dict():
             raise ConfigError(f"init policy {str(path)!r} plays the config {config.to_dict()}, "
                               f"not this run's {wanted.to_dict()}")
         version = observation_version(meta, repr(str(path)))

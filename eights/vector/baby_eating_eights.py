@@ -1312,7 +1312,7 @@ def compile_config(engine: Any, config: Any, encoder: Any
     params[P_TEN_AGAIN_DRAWS] = int(config.ten_again_draws)
     params[P_KING_STEPS] = 2 if n == 2 and config.two_player_king == "again" else 3
     params[P_SCORE_REWARD] = int(config.reward == "score")
-    params[P_MAX_TURNS] = config.turn_limit
+    params[P_MAX_TURNS] = config.max_turns
     params[P_SIX_NINE_RUN] = int(config.six_nine_four_in_a_row)
     game = engine(config, seed=0)
     params[P_DECK:P_DECK + KINDS] = game.deck_counts()

@@ -1946,7 +1946,7 @@ def compile_config(engine: Any, config: Any, encoder: Any
     params[P_TEAMS] = config.teams
     params[P_GAMES] = config.games
     params[P_SCORE_REWARD] = int(config.reward == "score")
-    params[P_MAX_TURNS] = config.turn_limit
+    params[P_MAX_TURNS] = config.max_turns
     offsets = np.array([encoder.offsets[f] for f in FEATURES], np.int64)
     return params, offsets, _scales(engine, config)
 

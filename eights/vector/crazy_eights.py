@@ -553,7 +553,7 @@ def compile_config(engine, config, encoder):
     params[P_HAND] = config.hand_size
     params[P_MATCH] = int(config.match)
     params[P_SCORE_REWARD] = int(config.reward == "score")
-    params[P_MAX_TURNS] = config.turn_limit
+    params[P_MAX_TURNS] = config.max_turns
     params[P_TARGET] = config.target_score
     params[P_KING] = config.king_draw
     params[P_KEEP] = int(config.may_keep_drawn_card)

@@ -1240,7 +1240,7 @@ def compile_config(engine: Any, config: Any, encoder: Any
     params[P_SWITCH] = int(config.hand_switching)
     params[P_ACES] = int(config.aces)
     params[P_FREE] = int(config.free_discard_pile)
-    params[P_MAX_TURNS] = config.turn_limit
+    params[P_MAX_TURNS] = config.max_turns
     offsets = np.array([encoder.offsets[f] for f in FEATURES], np.int64)
     return params, offsets, _scales(engine, config)
 

@@ -706,7 +706,7 @@ def compile_config(engine: Any, config: Any, encoder: Any
     params[P_HAND] = config.hand_size
     params[P_MATCH] = int(config.match)
     params[P_SCORE_REWARD] = int(config.reward == "score")
-    params[P_MAX_TURNS] = config.turn_limit
+    params[P_MAX_TURNS] = config.max_turns
     params[P_MATCH_GAMES] = config.match_games
     params[P_RESHUFFLE] = int(config.reshuffle_empty_stock)
     params[P_MUST_STACK] = int(config.must_stack_twos)

@@ -540,7 +540,7 @@ class CompiledSearch:
         self.counts = np.zeros(CARDS, np.int64)
         self.legal = np.zeros(tables.num_actions, np.int64)
         self.buf = np.zeros(tables.num_actions, np.int64)
-        depth = config.turn_limit + 1
+        depth = config.max_turns + 1
         self.path = np.zeros(depth, np.int64)
         self.actors = np.zeros(depth, np.int64)
         self.returns = np.zeros(self.n, np.float64)

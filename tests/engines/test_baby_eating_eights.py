@@ -1020,13 +1020,13 @@ def test_config_defaults():
         guarantee_cards_per_player=3, combo_replaces_draw_four=False,
         three_cancels_king_of_hearts=True, ten_again_draws=True, six_nine_four_in_a_row=True,
         two_player_king="again",
-        reward="win_loss", max_turns=0)
+        reward="win_loss", max_turns=3000)
     assert "deck_type" in BabyEatingEightsConfig.describe()
 
 
 @pytest.mark.parametrize(("option", "value"), [
     ("deck_type", "double"), ("guarantee_joker", "XJ"), ("teams", -1), ("hand_size", 0),
-    ("ten_again_draws", 1), ("reward", "points"), ("max_turns", -1),
+    ("ten_again_draws", 1), ("reward", "points"), ("max_turns", 0),
 ])
 def test_bad_config_values_name_the_option(option, value):
     with pytest.raises(ConfigError, match=f"{option}={value!r} is not allowed"):

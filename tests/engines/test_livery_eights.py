@@ -728,7 +728,7 @@ def test_illegal_action_in_the_challenge_window():
     ("num_players", 1), ("num_players", 9), ("num_decks", 0), ("num_decks", 5),
     ("hand_size", 0), ("match_games", 0), ("last_card_penalty", -1),
     ("reshuffle_empty_stock", 1), ("must_stack_twos", "yes"), ("match_games", 2.5),
-    ("reward", "points"), ("max_turns", -1),
+    ("reward", "points"), ("max_turns", 0),
 ])
 def test_bad_config_values_name_the_option(option, value):
     with pytest.raises(eights.ConfigError, match=rf"livery_eights: {option}="):
@@ -747,7 +747,7 @@ def test_config_defaults():
     cfg = LiveryEightsConfig()
     assert cfg.to_dict() == dict(
         num_players=2, num_decks=1, hand_size=5, match=False, reward="win_loss",
-        max_turns=0, match_games=5, reshuffle_empty_stock=False, must_stack_twos=True,
+        max_turns=2000, match_games=5, reshuffle_empty_stock=False, must_stack_twos=True,
         last_card_penalty=2,
     )
     assert LiveryEightsGame.low_score_wins is True

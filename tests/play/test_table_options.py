@@ -6,12 +6,12 @@ import pytest
 
 from eights import ConfigError, make_game
 from eights.agents import make_agent
-from eights.config import MATCH_TURN_LIMIT
-from eights.play.table_options import people_table_options
+from eights.play.table_options import MATCH_TURN_LIMIT, people_table_options
 
 
-def test_a_persons_table_plays_the_match():
-    assert people_table_options("crazy_eights", {}, hand=False) == {"match": True}
+def test_a_persons_table_plays_the_match_under_a_match_sized_limit():
+    assert people_table_options("crazy_eights", {}, hand=False) == {
+        "match": True, "max_turns": MATCH_TURN_LIMIT}
     assert people_table_options("crazy_eights", {}, hand=True) == {"match": False}
     assert people_table_options("crazy_eights", {"max_turns": 300}, hand=False) == {
         "match": True, "max_turns": 300}
@@ -23,8 +23,8 @@ def test_a_persons_table_plays_the_match():
 
 
 def test_a_long_match_between_careful_players_is_played_to_its_end():
-    """Deal 45's two-player match between heuristics takes more than a hand's 2,000
-    actions: cut off there when the limit is set so, finished under the match's own."""
+    """Deal 45's two-player match between heuristics takes more than the training
+    game's 2,000 actions: cut off there with nobody at 500, finished at a person's table."""
     def play(**options):
         game = make_game("crazy_eights", num_players=2, seed=45, **options)
         agent = make_agent("heuristic", "crazy_eights")
@@ -32,8 +32,7 @@ def test_a_long_match_between_careful_players_is_played_to_its_end():
             game.step(agent.act(game.view(game.current_player)))
         return game
 
-    cut = play(match=True, max_turns=2000)
+    cut = play(match=True)
     assert cut.truncated and max(cut.state.scores) < 500
     whole = play(**people_table_options("crazy_eights", {}, hand=False))
-    assert whole.config.turn_limit == MATCH_TURN_LIMIT
     assert not whole.truncated and max(whole.state.scores) >= 500 and whole.turn > 2000

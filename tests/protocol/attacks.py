@@ -451,7 +451,7 @@ def largest_decides(games: int, tables: list[tuple[str, dict]] | None = None,
     return out
 
 
-#: the tables measured: the longest games (random play, matches played to their end),
+#: the tables measured: the longest games (random play, matches that run to max_turns),
 #: the most players, the most cards and the most events per turn each variant allows
 SIZE_TABLES: list[tuple[str, dict]] = [
     ("crazy_eights", {"match": True}),
