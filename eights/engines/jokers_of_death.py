@@ -736,9 +736,13 @@ class JokersOfDeathGame(TableEngine):
         it has neither knocked nor declined for (by a placement, a draw, a take, a pile
         played back into the hand, a hand switch), the knock is decided before anything
         else."""
-        s = self.state
-        if len(s.hands[seat]) == 1 and s.knocked[seat] == 0:
+        if self._owes_knock(seat):
             self._offer_knock(seat)
+
+    def _owes_knock(self, seat: int) -> bool:
+        """``seat`` holds one card it has neither knocked nor declined for."""
+        s = self.state
+        return len(s.hands[seat]) == 1 and s.knocked[seat] == 0
 
     def _offer_knock(self, seat: int) -> None:
         if self.config.auto_knock:
@@ -1053,7 +1057,7 @@ class JokersOfDeathGame(TableEngine):
                 c = self._draw_one(p)
                 if not self._follows(c, k):
                     continue
-                if len(s.hands[p]) == 1 and s.knocked[p] == 0:
+                if self._owes_knock(p):
                     # an empty hand drew its one card: the knock comes "before playing
                     # another card", then the follow is decided again with that card
                     self.push("follow", p, k)

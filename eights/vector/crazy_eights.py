@@ -28,7 +28,16 @@ from typing import Any
 import numba
 import numpy as np
 
-from .kernels import COUNT_TABLE, ahead, best_suit, count_tables, scaled, score_returns
+from .kernels import (
+    COUNT_TABLE,
+    ahead,
+    best_suit,
+    count_tables,
+    hand_number,  # noqa: F401 (the cores' contract: the search's hand horizon)
+    match_totals,  # noqa: F401 (the cores' contract: the search's hand horizon)
+    scaled,
+    score_returns,
+)
 from .mt import randbelow, seed, shuffle
 from .records import fill_pile_record
 
@@ -409,19 +418,6 @@ def returns(t, prm, out):
     """Each seat's reward at the end: +1 winners, -1 the others (or points about the table's
     mean / 100 with the score reward); 0 for all when not over or truncated."""
     score_returns(t, prm[P_PLAYERS], prm[P_SCORE_REWARD], 1.0, out)
-
-
-@numba.njit(cache=True)
-def hand_number(t):
-    """The hand of the match being played (the search's hand horizon watches it)."""
-    return t.hand_number
-
-
-@numba.njit(cache=True)
-def match_totals(t, out):
-    """Every seat's match total so far into ``out`` (its length: the seats)."""
-    for p in range(out.shape[0]):
-        out[p] = t.scores[p]
 
 
 # ---------------------------------------------------------------- the observation

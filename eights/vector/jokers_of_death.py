@@ -34,7 +34,14 @@ import numba
 import numpy as np
 
 from . import declared
-from .kernels import best_suit, count32, scaled, score_returns
+from .kernels import (
+    best_suit,
+    count32,
+    hand_number,  # noqa: F401 (the cores' contract: the search's hand horizon)
+    match_totals,  # noqa: F401 (the cores' contract: the search's hand horizon)
+    scaled,
+    score_returns,
+)
 from .mt import randbelow, seed, shuffle
 from .records import fill_memory
 
@@ -319,8 +326,14 @@ def _start_turn(t, prm, seat):
 def _knock_if_one(t, prm, seat):
     """One card left, neither knocked nor declined for: the knock is decided first (the
     engine's ``_knock_if_one``)."""
-    if t.hand_len[seat] == 1 and t.knocked[seat] == 0:
+    if _owes_knock(t, seat):
         _offer_knock(t, prm, seat)
+
+
+@numba.njit(cache=True)
+def _owes_knock(t, seat):
+    """``seat`` holds one card it has neither knocked nor declined for."""
+    return t.hand_len[seat] == 1 and t.knocked[seat] == 0
 
 
 @numba.njit(cache=True)
@@ -834,7 +847,7 @@ def _apply(t, prm, rules, a):
     elif kind == FOLLOW:
         if a == DRAW:
             card = _draw_to_follow(t, seat, arg)
-            if card >= 0 and t.hand_len[seat] == 1 and t.knocked[seat] == 0:
+            if card >= 0 and _owes_knock(t, seat):
                 # an empty hand drew its one card: knock first, then follow again
                 _push(t, FOLLOW, seat, arg)
                 _offer_knock(t, prm, seat)
@@ -922,19 +935,6 @@ def returns(t, prm, out):
     minus each total's distance from the table's mean / 100: fewer points is better); 0
     for all when not over or truncated."""
     score_returns(t, prm[P_PLAYERS], prm[P_SCORE_REWARD], -1.0, out)
-
-
-@numba.njit(cache=True)
-def hand_number(t):
-    """The hand of the match being played (the search's hand horizon watches it)."""
-    return t.hand_number
-
-
-@numba.njit(cache=True)
-def match_totals(t, out):
-    """Every seat's match total so far into ``out`` (its length: the seats)."""
-    for p in range(out.shape[0]):
-        out[p] = t.scores[p]
 
 
 # ---------------------------------------------------------------- the observation

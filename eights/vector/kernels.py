@@ -1,6 +1,6 @@
 """Small compiled helpers shared by every core: choices over batches of masks, the suit a
 hand holds most, the observation's scaled numbers and card counts, the pile games'
-end-of-game rewards."""
+end-of-game rewards, the match a record is playing."""
 
 from __future__ import annotations
 
@@ -126,3 +126,18 @@ def score_returns(t, n, score_reward, sign, out):
     else:
         for p in range(n):
             out[p] = 1.0 if t.winners[p] else -1.0
+
+
+@numba.njit(cache=True)
+def hand_number(t):
+    """The hand of the match a record is playing (the search's hand horizon watches it):
+    the core entry point of every core whose record keeps ``hand_number``."""
+    return t.hand_number
+
+
+@numba.njit(cache=True)
+def match_totals(t, out):
+    """Every seat's match total so far into ``out`` (its length: the seats), from a record
+    that keeps ``scores``: a core entry point, as :func:`hand_number`."""
+    for p in range(out.shape[0]):
+        out[p] = t.scores[p]

@@ -34,7 +34,15 @@ import numba
 import numpy as np
 
 from . import declared
-from .kernels import COUNT_TABLE, best_suit, count_tables, scaled, score_returns
+from .kernels import (
+    COUNT_TABLE,
+    best_suit,
+    count_tables,
+    hand_number,  # noqa: F401 (the cores' contract: the search's hand horizon)
+    match_totals,  # noqa: F401 (the cores' contract: the search's hand horizon)
+    scaled,
+    score_returns,
+)
 from .mt import randbelow, seed, shuffle
 from .records import fill_pile_record
 
@@ -485,19 +493,6 @@ def returns(t, prm, out):
     minus each total's distance from the table's mean / 100: fewer points is better); 0
     for all when not over or truncated."""
     score_returns(t, prm[P_PLAYERS], prm[P_SCORE_REWARD], -1.0, out)
-
-
-@numba.njit(cache=True)
-def hand_number(t):
-    """The hand of the match being played (the search's hand horizon watches it)."""
-    return t.hand_number
-
-
-@numba.njit(cache=True)
-def match_totals(t, out):
-    """Every seat's match total so far into ``out`` (its length: the seats)."""
-    for p in range(out.shape[0]):
-        out[p] = t.scores[p]
 
 
 # ---------------------------------------------------------------- the observation
