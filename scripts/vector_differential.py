@@ -74,6 +74,9 @@ CONFIGS: dict[str, dict[str, dict[str, Any]]] = {
         "match_score": {"match": True, "target_score": 100, "reward": "score"},
         "keep_king4_3decks": {"may_keep_drawn_card": True, "king_draw": 4, "num_decks": 3},
         "max_turns_30": {"max_turns": 30},
+        # a match of two-card hands under a 20-action limit a hand: cut in a later hand too
+        "match_max_turns_20": {"match": True, "target_score": 100, "hand_size": 2,
+                               "max_turns": 20},
         # a 1-deck stock of 11 cards: reshuffles every few turns, Kings drawing across them,
         # the pass forced when nothing can be drawn (a blocked hand cannot happen: with the
         # stock empty and one card on the pile, every other 8 is in somebody's hand)
@@ -112,6 +115,7 @@ CONFIGS: dict[str, dict[str, dict[str, Any]]] = {
         "4decks_8p_20cards_reshuffle": {"num_decks": 4, "num_players": 8, "hand_size": 20,
                                         "reshuffle_empty_stock": True},
         "max_turns_10": {"max_turns": 10},
+        "match_max_turns_12": {"match": True, "hand_size": 2, "max_turns": 12},
         # one-card hands: going out on a forced first play, games over before any decision
         "hand_size_1": {"hand_size": 1},
         "max_turns_1": {"hand_size": 1, "max_turns": 1},
@@ -149,6 +153,8 @@ CONFIGS: dict[str, dict[str, dict[str, Any]]] = {
         # one-card hands: knocks at the first turn, out on the first placement
         "hand_size_1": {"hand_size": 1},
         "max_turns_20": {"max_turns": 20},
+        "match_max_turns_25": {"match": True, "hand_size": 3, "target_score": 30,
+                               "max_turns": 25},
         # games over before any decision: a forced first draw reaches the turn limit
         "max_turns_1": {"hand_size": 1, "auto_knock": True, "max_turns": 1},
     },
@@ -196,6 +202,7 @@ CONFIGS: dict[str, dict[str, dict[str, Any]]] = {
         "2p_12cards_1deck": {"hand_size": 12, "num_decks": 1},
         "hand_size_1": {"hand_size": 1},
         "max_turns_10": {"max_turns": 10},
+        "games_4_max_turns_20": {"games": 4, "hand_size": 2, "max_turns": 20},
         "max_turns_1": {"hand_size": 1, "max_turns": 1},
         # a card file of the user's: the cards are data for the compiled core too
         "house_card_set_3p": {"num_players": 3, "card_set": house_card_set()},
@@ -268,7 +275,9 @@ def _game_counts(engine: Any, decisions: int, variant: str) -> Counter:
     blocked = sum(1 for event in log if event.kind == "hand_over" and event.arg)
     counts = Counter({"terminated": int(engine.terminated), "truncated": int(engine.truncated),
                       "blocked_hands": blocked, "hands": kinds["deal"],
-                      "no_decision": int(not decisions)})
+                      "no_decision": int(not decisions),
+                      # the turn limit counts each hand: a match cut in its second hand or later
+                      "cut_in_a_later_hand": int(engine.truncated and kinds["deal"] > 1)})
     for name, kind in CORNER_EVENTS.get(variant, {"reshuffles": "reshuffle"}).items():
         counts[name] = kinds[kind]
     return counts

@@ -226,8 +226,8 @@ class BabyEatingEightsConfig(GameConfig):
         choices=("again", "literal"))
     reward: str = option("win_loss", doc="end-of-game rewards: +1/-1, or by cards left",
                          choices=("win_loss", "score"))
-    max_turns: int = option(3000, doc="applied actions after which the game is truncated",
-                            min=1)
+    max_turns: int = option(3000, doc="actions applied in a hand, forced ones included, after "
+                                     "which the game is truncated", min=1)
 
     @property
     def expanded(self) -> bool:

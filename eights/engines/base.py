@@ -14,8 +14,10 @@ all variants:
 * forced moves: after every decision the engine applies actions while the
   player to act has exactly one legal action, so an agent is only ever asked
   a real question;
-* the turn limit: a game still running after ``max_turns`` applied actions
-  is truncated;
+* the turn limit: a game whose hand is still running after ``max_turns``
+  actions applied in that hand is truncated (in a match each hand has the
+  limit, so a match is as long as its hands make it, and a hand's history, what a
+  view of a match carries, stays bounded);
 * illegal actions raise :class:`IllegalActionError` (naming the action and
   the legal ones, in text) before anything changes;
 * snapshots (state, generator, log and record lengths) and exact replay from
@@ -303,6 +305,9 @@ class PlayerView:
     scores: tuple[int, ...]
     legal_actions: tuple[int, ...]
     turn: int
+    #: actions applied in the hand in play (``turn`` in a game of one hand): what the turn
+    #: limit counts
+    hand_turns: int
     game_over: bool
     seen_events: SeatHistory = dataclasses.field(repr=False)
 
@@ -311,7 +316,7 @@ class PlayerView:
     #: with a field missing here, so a new field cannot leak by accident.
     field_kinds: ClassVar[dict[str, str]] = {
         "seat": "seat", "current_player": "seat", "hand": "cards", "hand_sizes": "counts",
-        "scores": "ints", "turn": "count", "game_over": "bool",
+        "scores": "ints", "turn": "count", "hand_turns": "count", "game_over": "bool",
     }
     #: the values a ``phase`` field may take, where the view has one
     phase_names: ClassVar[tuple[str, ...]] = ()
@@ -418,6 +423,8 @@ class Engine:
         self._own: list[list[tuple[int, Event]]] = [[] for _ in range(self.num_players)]
         self._decisions: list[int] = []
         self.turn = 0
+        #: :attr:`turn` when the hand in play began (the turn limit counts from it)
+        self.hand_start_turn = 0
         self.terminated = False
         self.truncated = False
         self.winners: tuple[int, ...] = ()
@@ -618,12 +625,13 @@ class Engine:
     def snapshot(self) -> tuple:
         """An opaque copy of the whole game position, for :meth:`restore` on this engine."""
         return (self.state.copy(), self.rng.state(), len(self._log), len(self._decisions),
-                self.turn, self.terminated, self.truncated, self.winners,
+                self.turn, self.hand_start_turn, self.terminated, self.truncated, self.winners,
                 list(self._legal_now), self._stacked, self.current_player)
 
     def restore(self, snap: tuple) -> None:
         """Return this engine to a position taken with :meth:`snapshot`."""
-        (state, rng_state, log_len, n_decisions, self.turn, self.terminated, self.truncated,
+        (state, rng_state, log_len, n_decisions, self.turn, self.hand_start_turn,
+         self.terminated, self.truncated,
          self.winners, legal, self._stacked, self.current_player) = snap
         self.state = state.copy()
         self.rng.setstate(rng_state)

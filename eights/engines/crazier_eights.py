@@ -151,8 +151,8 @@ class CrazierEightsConfig(GameConfig):
                                      "carry it", optional=True)
     card_set_sha256: str = option(None, doc="SHA-256 of card_set (hex), filled in from it; a "
                                             "value given must match it", optional=True)
-    max_turns: int = option(3000, doc="applied actions after which the game is truncated",
-                            min=1)
+    max_turns: int = option(3000, doc="actions applied in a hand, forced ones included, after "
+                                     "which the game is truncated", min=1)
 
     @property
     def plays_match(self) -> bool:
@@ -1053,7 +1053,7 @@ class CrazierEightsGame(AbilityRules, TableEngine):
                 low = min(s.scores)
                 self._finish([q for q in range(n) if s.scores[q] == low])
             return
-        s.hand_number += 1
+        self._count_next_hand()
         top = max(s.scores)
         first = next(q for k in range(1, n + 1)
                      if s.scores[q := (s.first + k) % n] == top)

@@ -203,20 +203,23 @@ def in_a_match(option: str, is_match: Callable[[GameConfig], bool], *,
                  lambda known: is_match(known.config) and not (unless_history and known.events))
 
 
-#: how near the turn limit ``turn`` must be sent: an action and the forced moves that follow
-#: it may reach the limit (the longest run of forced moves in the option sweep is 31, in a
-#: two-player crazy_eights hand on an empty stock; the minimal-view sweep checks every run
-#: it meets is shorter than this)
+#: how near the turn limit the count it reads must be sent: an action and the forced moves
+#: that follow it may reach the limit (the longest run of forced moves in the option sweep is
+#: 31, in a two-player crazy_eights hand on an empty stock; the minimal-view sweep checks
+#: every run it meets is shorter than this)
 TURN_LIMIT_REACH = 100
 
 
-def near_turn_limit() -> While:
-    """The turn count: it changes nothing until the next action, with the moves it forces,
-    reaches the turn limit. Only a frontend that counts the actions knows how near that is
-    (a reader without ``turn`` takes it to be far)."""
-    return While(f"from the config's `max_turns` - {TURN_LIMIT_REACH} on (the next action and "
-                 f"the moves it forces may reach the turn limit)",
-                 lambda known: (known.values.get("turn", 0)
+def near_turn_limit(count: str, in_match: bool) -> While:
+    """The turn count ``count`` (``turn`` outside a match, ``hand_turns`` in one, where the
+    turn limit counts each hand's actions): it changes nothing until the next action, with
+    the moves it forces, reaches the turn limit. Only a frontend that counts the actions
+    knows how near that is (a reader without the count takes it to be far)."""
+    where = "in a match" if in_match else "outside a match"
+    return While(f"{where}, from the config's `max_turns` - {TURN_LIMIT_REACH} on (the next "
+                 f"action and the moves it forces may reach the turn limit)",
+                 lambda known: (known.config.plays_match == in_match
+                                and known.values.get(count, 0)
                                 >= known.config.max_turns - TURN_LIMIT_REACH))
 
 
@@ -224,7 +227,10 @@ def near_turn_limit() -> While:
 #: and of its history
 CORE_DEFAULTS: dict[str, Rule] = {
     "scores": per_seat(0),
-    "turn": RequiredWhile(near_turn_limit(), constant(0)),
+    "turn": RequiredWhile(near_turn_limit("turn", False), constant(0)),
+    "hand_turns": RequiredWhile(near_turn_limit("hand_turns", True), Default(
+        "`turn` outside a match, else 0",
+        lambda known: 0 if known.config.plays_match else known.values["turn"])),
     "game_over": Default("`true` when `current_player` is `null`, else `false`",
                          lambda known: known.values["current_player"] < 0),
     "history": constant([]),

@@ -47,7 +47,8 @@ if TYPE_CHECKING:
 
 VISIBILITIES = ("public", "own", "acting", "allies")
 #: the fields every view has, filled by the engine core (see :class:`PlayerView`)
-CORE_FIELDS = ("seat", "current_player", "hand", "hand_sizes", "scores", "turn", "game_over")
+CORE_FIELDS = ("seat", "current_player", "hand", "hand_sizes", "scores", "turn", "hand_turns",
+               "game_over")
 
 
 # ------------------------------------------------------------------ fields
@@ -183,7 +184,7 @@ def _reader(f: ViewField) -> Callable[[Any, int], Any]:
 
 
 _CORE_KINDS = {"seat": "seat", "current_player": "seat", "hand": "cards", "hand_sizes": "counts",
-               "scores": "ints", "turn": "count", "game_over": "bool"}
+               "scores": "ints", "turn": "count", "hand_turns": "count", "game_over": "bool"}
 _CORE_GETTERS: dict[str, str] = {
     "seat": "seat",
     "current_player": "g.current_player",
@@ -191,6 +192,7 @@ _CORE_GETTERS: dict[str, str] = {
     "hand_sizes": "tuple(map(len, s.hands))",
     "scores": "tuple(s.scores)",
     "turn": "g.turn",
+    "hand_turns": "g.turn - g.hand_start_turn",
     "game_over": "g.game_over",
 }
 

@@ -241,8 +241,8 @@ class JokersOfDeathConfig(GameConfig):
     free_discard_pile: bool = option(
         False, doc="the Free Discard Pile variant: at the start of a turn a player may pick up "
                    "a pile and must play all of it on the other piles")
-    max_turns: int = option(5000, doc="applied actions after which the game is truncated",
-                            min=1)
+    max_turns: int = option(5000, doc="actions applied in a hand, forced ones included, after "
+                                     "which the game is truncated", min=1)
 
     @property
     def decks(self) -> int:
@@ -1159,7 +1159,7 @@ class JokersOfDeathGame(TableEngine):
                 self._finish([q for q in range(n) if s.scores[q] == low])
                 return
             self.log_event("tie", -1, NO_CARD, top)
-        s.hand_number += 1
+        self._count_next_hand()
         self._deal((s.first - 1) % n)  # the deal passes to the right, with the play
 
     # ------------------------------------------------------------ text

@@ -78,8 +78,8 @@ class PileConfig(GameConfig):
     match: bool = option(False, doc="play hands until the match ends instead of one hand")
     reward: str = option("win_loss", doc="end-of-game rewards: +1/-1, or points-based",
                          choices=("win_loss", "score"))
-    max_turns: int = option(2000, doc="applied actions after which the game is truncated",
-                            min=1)
+    max_turns: int = option(2000, doc="actions applied in a hand, forced ones included, after "
+                                     "which the game is truncated", min=1)
 
     def check(self) -> None:
         cards = 52 * self.num_decks
@@ -419,7 +419,7 @@ class PileEngine(TableEngine):
         if match_winners:
             self._finish(match_winners)
             return
-        s.hand_number += 1
+        self._count_next_hand()
         self._deal((s.first + 1) % self.num_players)
 
     def _score_hand(self, winners: list[int]) -> list[int]:

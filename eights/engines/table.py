@@ -406,11 +406,11 @@ class TableEngine(Engine):
         game is over); the top frame's legal handler is looked up here rather than
         through :meth:`_legal`, as this loop runs after every step.
         """
-        limit = self.config.max_turns
+        limit = self.config.max_turns  # actions in the hand in play (a forced move may deal one)
         legal_by_kind = self._legal_by_kind
         forced: list[tuple[int, Frame, int]] | None = [] if self.record_forced else None
         while not self.terminated:
-            if self.turn >= limit:
+            if self.turn - self.hand_start_turn >= limit:
                 self.truncated = True
                 self.log_event("truncated", -1, NO_CARD, self.turn)
                 break
@@ -569,7 +569,8 @@ class TableEngine(Engine):
         return self.View(
             self.variant, self.config, seat, current, self.sorted_hand(seat),
             tuple(map(len, s.hands)), tuple(s.scores),
-            tuple(self._legal_now) if seat == current else (), self.turn, over,
+            tuple(self._legal_now) if seat == current else (), self.turn,
+            self.turn - self.hand_start_turn, over,
             self._history(seat), *self._read_fields(self, seat))
 
     #: the declared fields' values for a seat, in order (:func:`~.fields.compile_fields_reader`)
@@ -693,6 +694,12 @@ class TableEngine(Engine):
         return drawn
 
     # ------------------------------------------------------------ the end
+    def _count_next_hand(self) -> None:
+        """The match goes on to its next hand (the variant deals it): its number, and the
+        turn from which the turn limit counts again."""
+        self.state.hand_number += 1
+        self.hand_start_turn = self.turn
+
     def _finish(self, winners: Sequence[int]) -> None:
         """The game is over: ``winners`` won."""
         self.terminated = True
@@ -755,12 +762,20 @@ class TableEngine(Engine):
     # (:meth:`set_pile`) and asking public rule questions, so no dealing code sets or reads
     # the engine's private members.
     @classmethod
-    def unstarted_at(cls, config: GameConfig, seed: int, turn: int) -> TableEngine:
-        """An engine for ``config`` at ``turn``, its generator seeded with ``seed``, and no
-        position yet: a determinizer deals one (:meth:`set_position`)."""
+    def unstarted_at(cls, config: GameConfig, seed: int, turn: int,
+                     hand_turns: int) -> TableEngine:
+        """An engine for ``config`` at ``turn``, ``hand_turns`` of them in the hand in play
+        (the turn limit counts those), its generator seeded with ``seed``, and no position
+        yet: a determinizer deals one (:meth:`set_position`)."""
         engine = cls._unstarted(config, seed)
         engine.turn = turn
+        engine.hand_start_turn = turn - hand_turns
         return engine
+
+    @classmethod
+    def unstarted_for(cls, view: PlayerView, seed: int) -> TableEngine:
+        """:meth:`unstarted_at` the config and turn counts of ``view``."""
+        return cls.unstarted_at(view.config, seed, view.turn, view.hand_turns)
 
     def empty_state(self, first: int) -> TableState:
         """The variant's empty table for a hand ``first`` started, for a determinizer to fill."""

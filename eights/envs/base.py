@@ -5,7 +5,7 @@ An :class:`EightsEnv` wraps one engine. Who acts is the engine's answer
 included); observations are ``{"observation", "action_mask"}`` built from the
 seat's :class:`~eights.engines.base.PlayerView` by the variant's encoder;
 rewards come at the end (+1 winners, -1 others, or points with
-``reward="score"``); a game past ``max_turns`` is truncated.
+``reward="score"``); a game whose hand runs past ``max_turns`` actions is truncated.
 
 A game can end before anybody acts (one-card hands where the deal or the
 starter already decides it): ``reset`` then leaves every agent terminated

@@ -83,6 +83,8 @@ CORE_MEANINGS: dict[str, str] = {
     "hand_sizes": "Cards in each seat's hand, in seat order.",
     "scores": "Each seat's points (match totals in a match).",
     "turn": "Actions applied so far, forced ones included.",
+    "hand_turns": ("Actions applied in this hand, forced ones included (`turn` in a game of "
+                   "one hand): the turn limit, `max_turns`, counts them."),
     "game_over": "Whether the game has ended.",
     "history": ("The public events so far, oldest first; in a match, those of this hand, "
                 "from its `deal` on (what a seat remembers starts again with each hand) "

@@ -595,6 +595,9 @@ def read_view(data: Any, variant: str, config: GameConfig,
         raise _bad("view.hand", data["hand"],
                    f"as many cards as hand_sizes[{values['seat']}] "
                    f"({values['hand_sizes'][values['seat']]})")
+    if "turn" in data and values["hand_turns"] > values["turn"]:
+        raise _bad("view.hand_turns", data["hand_turns"],
+                   f"at most turn ({values['turn']}): the hand's actions are the game's too")
     _check_piles(data, values, fields, config)
     if deck:
         _check_cards(data, values, deck, dict(fields), cls.cardset)

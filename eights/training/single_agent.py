@@ -12,7 +12,8 @@ Between two learner decisions the opponents play out of sight: ``step``
 applies the learner's action, then lets the engine's current player act
 until it is the learner's turn again or the game ends. The reward is the
 learner's end-of-game return (+1 win, -1 loss, or points with
-``reward="score"``); a game past ``max_turns`` is truncated with reward 0.
+``reward="score"``); a game whose hand runs past ``max_turns`` actions is truncated
+with reward 0.
 A deal that ends before the learner's first decision (the opponents go out
 at once) has nothing to learn from and Gymnasium cannot start an episode
 finished, so ``reset`` deals again.

@@ -168,7 +168,8 @@ def state_dtype() -> np.dtype:
         ("discards", np.int16, n), ("played", np.int8, n), ("out", np.int8, n),
         ("lost_with", np.int16, n),
         ("first", np.int8), ("hand_number", np.int32), ("scores", np.int32, n),
-        ("turn", np.int32), ("terminated", np.bool_), ("truncated", np.bool_),
+        ("turn", np.int32), ("hand_start", np.int32),
+        ("terminated", np.bool_), ("truncated", np.bool_),
         ("winners", np.uint8, n), ("current", np.int8),
         ("mem_played", np.uint8, n * CARDS), ("mem_named", np.int32, n * 4),
         ("mem_drawn", np.int32, n), ("mem_known", np.uint8, n * n * CARDS),
@@ -676,6 +677,7 @@ def _deal(t, prm, rules, first):
     """Deal a game ``first`` starts: the deck shuffled, the hands one card at a time from
     ``first``, the next card turned up as the discard pile; ``first``'s turn on the agenda
     (resolved by the agenda loop that follows)."""
+    t.hand_start = t.turn  # the turn limit counts this hand's actions
     n, size = prm[P_PLAYERS], CARDS * prm[P_DECKS]
     deck = np.empty(size, np.int8)
     for i in range(size):
@@ -1391,7 +1393,7 @@ def _settle(t, prm, rules, buf):
     """Apply forced moves (one legal action) until a real decision or the end; enforce the
     turn limit; set ``current`` (-1 once over) and the legal mask."""
     while not t.terminated:
-        if t.turn >= prm[P_MAX_TURNS]:
+        if t.turn - t.hand_start >= prm[P_MAX_TURNS]:  # (this hand's actions)
             t.truncated = True
             break
         k = _legal(t, prm, rules, buf)
@@ -1982,6 +1984,7 @@ def record_from_engine(engine: Any, records: np.ndarray, mt_value: int) -> None:
         rec["ag_args"][i * ARGS: (i + 1) * ARGS] = args
     records["current"][0] = engine.current_player
     records["turn"][0] = engine.turn
+    records["hand_start"][0] = engine.hand_start_turn
     records["terminated"][0], records["truncated"][0] = engine.terminated, engine.truncated
     for p in engine.winners:
         rec["winners"][p] = 1

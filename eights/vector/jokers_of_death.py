@@ -118,7 +118,8 @@ def state_dtype() -> np.dtype:
         ("agenda_arg", np.int8, MAX_AGENDA), ("agenda_len", np.int8),
         ("current", np.int8), ("direction", np.int8), ("first", np.int8),
         ("hand_number", np.int32), ("scores", np.int32, n),
-        ("turn", np.int32), ("terminated", np.bool_), ("truncated", np.bool_),
+        ("turn", np.int32), ("hand_start", np.int32),
+        ("terminated", np.bool_), ("truncated", np.bool_),
         ("winners", np.uint8, n),
         ("played", np.uint8, n * KINDS), ("named", np.int32, n * 4),
         ("drawn_since", np.int32, n), ("known", np.uint8, n * n * KINDS),
@@ -393,6 +394,7 @@ def _deal(t, prm, first):
     """Deal a hand ``first`` starts: the deck (its decks in id order, then the Jokers)
     shuffled in the stock array, one card at a time counter-clockwise from ``first``, the
     rest the stock (its top last), the piles turned up; the hand's memory forgotten."""
+    t.hand_start = t.turn  # the turn limit counts this hand's actions
     n, piles = prm[P_PLAYERS], prm[P_PILES]
     standard = STANDARD * prm[P_DECKS]
     size = standard + prm[P_JOKERS]
@@ -911,7 +913,7 @@ def step(t, prm, rules, a, buf):
         t.turn += 1
         _apply(t, prm, rules, a)
     while not t.terminated:
-        if t.turn >= prm[P_MAX_TURNS]:
+        if t.turn - t.hand_start >= prm[P_MAX_TURNS]:  # (this hand's actions)
             t.truncated = True
             break
         k = legal_actions(t, prm, buf)
@@ -1286,6 +1288,7 @@ def record_from_engine(engine: Any, records: np.ndarray, mt_value: int) -> None:
         rec["agenda_arg"][i] = frame.args[0] if frame.args else -1
     records["current"][0] = engine.current_player
     records["turn"][0] = engine.turn
+    records["hand_start"][0] = engine.hand_start_turn
     records["terminated"][0], records["truncated"][0] = engine.terminated, engine.truncated
     for p in engine.winners:
         rec["winners"][p] = 1

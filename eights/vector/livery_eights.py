@@ -98,7 +98,8 @@ def state_dtype() -> np.dtype:
         ("current", np.int8), ("direction", np.int8), ("stuck", np.int16), ("first", np.int8),
         ("hand_number", np.int32), ("scores", np.int32, n),
         ("drew_suit", np.int8, n), ("drew_rank", np.int8, n),
-        ("turn", np.int32), ("terminated", np.bool_), ("truncated", np.bool_),
+        ("turn", np.int32), ("hand_start", np.int32),
+        ("terminated", np.bool_), ("truncated", np.bool_),
         ("winners", np.uint8, n),
         ("played", np.uint8, n * CARDS), ("named", np.int32, n * 4),
         ("drawn_since", np.int32, n),
@@ -212,6 +213,7 @@ def _deal(t, prm, first):
     """Deal a hand ``first`` starts: the deck shuffled (the stock array as the deck), the
     hands one card at a time from ``first``, the rest the stock (its top last), the starter
     turned up; the hand's memory forgotten."""
+    t.hand_start = t.turn  # the turn limit counts this hand's actions
     n, size = prm[P_PLAYERS], CARDS * prm[P_DECKS]
     for i in range(size):
         t.stock[i] = i % CARDS
@@ -445,7 +447,7 @@ def _settle(t, prm, points, buf):
     """Apply forced moves (one legal action) until a real decision or the end; enforce the
     turn limit; set ``current`` (-1 once over) and the legal mask."""
     while not t.terminated:
-        if t.turn >= prm[P_MAX_TURNS]:
+        if t.turn - t.hand_start >= prm[P_MAX_TURNS]:  # (this hand's actions)
             t.truncated = True
             break
         k = legal_actions(t, prm, buf)

@@ -42,7 +42,7 @@ def fill_pile_record(engine: Any, records: np.ndarray, mt_value: int) -> None:
     records["first"][0], records["hand_number"][0] = s.first, s.hand_number
     rec["scores"][:n], rec["drew_suit"][:n], rec["drew_rank"][:n] = (
         s.scores, s.drew_suit, s.drew_rank)
-    records["turn"][0] = engine.turn
+    records["turn"][0], records["hand_start"][0] = engine.turn, engine.hand_start_turn
     records["mti"][0] = mt_seed(records["mt"][0], mt_value)
 
 

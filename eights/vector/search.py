@@ -540,9 +540,10 @@ class CompiledSearch:
         self.counts = np.zeros(CARDS, np.int64)
         self.legal = np.zeros(tables.num_actions, np.int64)
         self.buf = np.zeros(tables.num_actions, np.int64)
-        depth = config.max_turns + 1
-        self.path = np.zeros(depth, np.int64)
-        self.actors = np.zeros(depth, np.int64)
+        #: an iteration's descent, node and actor per step: no longer than the tree's nodes
+        #: (each step enters a deeper one), so sized with the tree (:meth:`visit_counts`)
+        self.path = np.zeros(0, np.int64)
+        self.actors = np.zeros(0, np.int64)
         self.returns = np.zeros(self.n, np.float64)
         self.totals = np.zeros(self.n, np.float64)
 
@@ -587,6 +588,9 @@ class CompiledSearch:
 
         def run(count: int) -> None:
             nonlocal size, state
+            if len(self.path) < len(nodes):
+                self.path = np.zeros(len(nodes), np.int64)
+                self.actors = np.zeros(len(nodes), np.int64)
             size, state = iterate(template_bytes, self.scratch, scratch_bytes, self.params,
                                   self.rules, self.hints, self.kinds, view.seat, voids, deals,
                                   evidence, positions, modelled, heuristic_playouts, by_hand,

@@ -194,7 +194,7 @@ def broken(variant: str, belief: str | None, deals: int = 8, games: int = 4
         game.reset(seed=g)
         while not game.game_over:
             view = game.view(game.current_player)
-            dealer = cls.determinizer(cls.unstarted_at(view.config, 0, view.turn), view)
+            dealer = cls.determinizer(cls.unstarted_for(view, 0), view)
             strict = [e for e in dealer.read_evidence()
                       if isinstance(e, b.AtMost) and e.most == 0]
             if strict and len(view.legal_actions) > 1:
@@ -244,7 +244,7 @@ def test_a_belief_weighs_at_least_one_candidate() -> None:
     game = make_game("crazy_eights", seed=1)
     view = game.view(game.current_player)
     cls = type(game)
-    dealer = cls.determinizer(cls.unstarted_at(view.config, 0, view.turn), view)
+    dealer = cls.determinizer(cls.unstarted_for(view, 0), view)
     with pytest.raises(ValueError, match="candidates=0 is not allowed; a belief weighs at "
                                          "least 1 candidate deal"):
         dealer.deal_weighted(random.Random(0), [b.AtMost(1, frozenset(), 0)], 0)

@@ -152,7 +152,7 @@ def test_every_void_read_in_real_games_holds_on_the_true_hands() -> None:
         while not game.game_over:
             seat = game.turn % 4
             view = game.view(seat)
-            dealer = G.determinizer(G.unstarted_at(view.config, 0, view.turn), view)
+            dealer = G.determinizer(G.unstarted_for(view, 0), view)
             for e in dealer.read_evidence():
                 if isinstance(e, b.AtMost):
                     assert not b.violations(e, game.state.hands, 8), (g, game.turn, seat, e)
@@ -192,7 +192,7 @@ def test_belief_deals_follow_the_voids_uniform_ones_do_not() -> None:
     bad = {None: 0, "voids": 0}
     total = 0
     for n, (_, view) in enumerate(views(8, 40)):
-        dealer = G.determinizer(G.unstarted_at(view.config, 0, view.turn), view)
+        dealer = G.determinizer(G.unstarted_for(view, 0), view)
         strict = [e for e in dealer.read_evidence() if isinstance(e, b.AtMost) and not e.most]
         if n % 2 or len(strict) < 2:
             continue

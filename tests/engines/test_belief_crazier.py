@@ -162,7 +162,7 @@ def test_a_played_history_reads_as_the_hand_built_one_and_weighted_deals_follow_
     game = new_game(["7B 2G 3G", "5G 6O 2P"], "7G", stock="9G 3O 4G 5O")
     step(game, "discard 7B", "end", "end")
     view = game.view(0)
-    dealer = G.determinizer(G.unstarted_at(view.config, 0, view.turn), view)
+    dealer = G.determinizer(G.unstarted_for(view, 0), view)
     found = dealer.read_evidence()
     assert found == [b.AtMost(1, fits("7B"), 0)]
     assert dealer.weight(game, found) == 1.0
@@ -213,7 +213,7 @@ def test_a_named_colour_is_read_with_the_cards_played_since() -> None:
 def test_a_named_colour_counts_multicoloured_cards_in_each_colour_wild_ones_in_none() -> None:
     """Blue named; KG (green and blue) counts for both, 8s and JB (every colour) for none."""
     view = GAME.view(GAME.current_player)
-    dealer = G.determinizer(G.unstarted_at(view.config, 0, view.turn), view)
+    dealer = G.determinizer(G.unstarted_for(view, 0), view)
     named = b.NamedSuit(1, BLUE, (card("KG"),))
     assert dealer.suits_of(card("KG")) == (GREEN, BLUE)
     assert dealer.suits_of(card("8O")) == dealer.suits_of(card("JB")) == ()

@@ -203,7 +203,7 @@ def heuristic_views(config: dict, games: int, every: int = 2):
 
 def evidence_of(view) -> list[b.Evidence]:
     cls = JokersOfDeathGame
-    return cls.determinizer(cls.unstarted_at(view.config, 0, view.turn), view).read_evidence()
+    return cls.determinizer(cls.unstarted_for(view, 0), view).read_evidence()
 
 
 def test_the_evidence_holds_on_the_true_hands_of_players_who_keep_the_rules() -> None:

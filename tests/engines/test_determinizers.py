@@ -64,7 +64,7 @@ def check_constraints(game, seat: int, rng: random.Random) -> DealConstraints:
     """The constraints of ``seat``'s view are true of the real game, and a deal keeps them."""
     view = game.view(seat)
     cls = type(game)
-    dealer = cls.determinizer(cls.unstarted_at(view.config, 0, view.turn), view,
+    dealer = cls.determinizer(cls.unstarted_for(view, 0), view,
                               infer_from_draws=True)
     c = dealer.constraints
     s = game.state
@@ -130,7 +130,7 @@ def test_void_is_what_a_standing_draw_could_have_played() -> None:
     for game in positions("crazy_eights", {"num_players": 3}, 8, seed=60):
         for seat in range(3):
             view = game.view(seat)
-            engine = cls.unstarted_at(view.config, 0, view.turn)
+            engine = cls.unstarted_for(view, 0)
             c = cls.determinizer(engine, view, infer_from_draws=True).constraints
             drew = {p for p in range(3) if p != seat and view.drew_on_suit[p] >= 0}
             assert set(c.void) == drew
@@ -149,6 +149,7 @@ def test_every_variant_names_its_own_determinizer() -> None:
     assert len(classes) == len(VARIANTS)
     assert all(issubclass(k, Determinizer) and k is not Determinizer for k in classes)
     game = make_game("crazy_eights", num_players=2, seed=1)
-    engine = type(game).unstarted_at(game.config, 0, game.turn)
+    engine = type(game).unstarted_at(game.config, 0, game.turn,
+                                            game.turn - game.hand_start_turn)
     with pytest.raises(NotImplementedError, match="crazy_eights: determinize is not"):
         Determinizer(engine, game.view(0))

@@ -498,3 +498,34 @@ def test_stacked_game_refuses_hands_that_do_not_fit_the_table(hands, options, me
 
     with pytest.raises(ConfigError, match=message):
         eights.stacked_game("crazy_eights", hands, "9H", **options)
+
+
+# ------------------------------------------------------------------ the turn limit, a hand
+@pytest.mark.parametrize("variant, options", [
+    ("crazy_eights", {"match": True, "target_score": 100, "hand_size": 2, "max_turns": 20}),
+    ("livery_eights", {"match": True, "hand_size": 2, "max_turns": 12}),
+    ("jokers_of_death", {"match": True, "hand_size": 3, "target_score": 30, "max_turns": 25}),
+    ("crazier_eights", {"games": 4, "hand_size": 2, "max_turns": 20}),
+])
+def test_the_turn_limit_counts_the_actions_of_each_hand(variant: str, options: dict) -> None:
+    """In a match ``max_turns`` bounds each hand, not the match: ``hand_turns`` starts again
+    at every deal (within the step whose actions dealt it), a game is cut only when a hand
+    reaches the limit, and matches are cut in later hands, past that many actions in all."""
+    limit, cut_later = options["max_turns"], 0
+    for seed in range(40):
+        game = eights.make_game(variant, seed=seed, **options)
+        rng = random.Random(seed)
+        hand, before = 0, 0
+        while True:
+            if game.state.hand_number != hand:
+                hand = game.state.hand_number
+                assert before < game.hand_start_turn <= game.turn
+            if game.game_over:
+                break
+            view = game.view(game.current_player)
+            assert view.hand_turns == view.turn - game.hand_start_turn < limit
+            before = game.turn
+            game.step(rng.choice(game.legal_actions()))
+        assert game.truncated == (game.turn - game.hand_start_turn >= limit)
+        cut_later += game.truncated and game.turn > limit
+    assert cut_later > 0

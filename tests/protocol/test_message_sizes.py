@@ -3,7 +3,7 @@
 A decide's size grows with its view's history, and a hand's history with its
 turns (a match's JSON carries the current hand's: ``sent_history``), so the
 largest decides are the last ones of the longest hands, which random players
-make, up to the game's ``max_turns`` (2000 by default). docs/protocol.md
+make, up to the ``max_turns`` of a hand (2000 by default). docs/protocol.md
 ("What the server promises") quotes the measurement, made by ``python -m
 tests.protocol.attacks sizes``; these tests fail if views grow past what it
 says (a new field, a chattier history), so the limit and the docs are looked
@@ -41,9 +41,9 @@ def hand_end_decides(variant: str, seed: int, **config: object) -> list[str]:
 
 
 def test_a_match_run_to_max_turns_fits_the_default_limit_twice_over() -> None:
-    """A crazy_eights match of random players runs to the 2,000-turn cap: its views carry
-    the history of their hand only, the longest a hand of default options makes. The
-    largest decide fits the limit twice, and is answered."""
+    """A crazy_eights match of random players, its hands each under the 2,000-action limit
+    of a hand: its views carry the history of their hand only, the longest a hand of
+    default options makes. The largest decide fits the limit twice, and is answered."""
     texts = hand_end_decides("crazy_eights", 0, match=True)
     game = make_game("crazy_eights", seed=0, match=True)
     assert len(texts) >= 2  # more than one hand

@@ -70,9 +70,11 @@ def _step(game, action: int) -> None:
 
 
 def check_minimal_views(variant: str, config: dict, games: int, seed: int,
-                        rate: float = 1.0, most: int | None = None) -> int:
+                        rate: float = 1.0, most: int | None = None,
+                        ends: list | None = None) -> int:
     """Check every seat's minimal view at a ``rate`` of the decisions of ``games`` random
-    games (at most ``most`` of them); the number of decisions checked."""
+    games (at most ``most`` of them); the number of decisions checked. ``ends`` gets each
+    game's (truncated, hands dealt) at its end."""
     cls = engine_class(variant)
     rng = random.Random(seed)
     game = make_game(variant, seed=seed, **config)
@@ -103,6 +105,8 @@ def check_minimal_views(variant: str, config: dict, games: int, seed: int,
                         *where, game.actions.text(action))
             decisions += 1
             _step(game, legal[rng.randrange(len(legal))])
+        if ends is not None:
+            ends.append((game.truncated, game.state.hand_number + 1))
     return decisions
 
 
@@ -139,3 +143,31 @@ def test_every_decision_offers_only_its_frame_kinds_declared_blocks(
             assert blocks <= set(game.offers[kind]), (variant, config, kind, sorted(blocks))
             legal = game.legal_actions()
             game.step(legal[rng.randrange(len(legal))])
+
+
+#: matches of short hands under a turn limit a hand that cuts some of them: every decision
+#: is within :data:`TURN_LIMIT_REACH` of the limit, so ``hand_turns`` is sent; the games go
+#: on past the limit's count in later hands
+SHORT_HAND_MATCHES = [
+    ("crazy_eights", {"match": True, "target_score": 100, "hand_size": 2, "max_turns": 20}),
+    ("livery_eights", {"match": True, "hand_size": 2, "max_turns": 12}),
+    ("jokers_of_death", {"match": True, "hand_size": 3, "target_score": 30, "max_turns": 25}),
+    ("crazier_eights", {"games": 4, "hand_size": 2, "max_turns": 20}),
+]
+#: games a short-hand match is played: enough that one is cut in a later hand
+GAMES_A_MATCH = 40
+
+
+@pytest.mark.parametrize("setup", SHORT_HAND_MATCHES, ids=lambda setup: setup[0])
+def test_minimal_views_of_a_match_count_the_turn_limit_from_the_hand(setup) -> None:
+    """In a match the turn limit counts each hand's actions: a minimal view near it must send
+    ``hand_turns`` (not ``turn``), and the position it determinizes to is cut where the
+    engine's is, in the first hand and in later ones."""
+    variant, config = setup
+    game = make_game(variant, seed=3, **config)
+    view = game.view(game.current_player)
+    required = required_now(view_to_json(view), variant, view.config, view.legal_actions)
+    assert "hand_turns" in required and "turn" not in required
+    ends: list[tuple[bool, int]] = []
+    assert check_minimal_views(variant, config, games=GAMES_A_MATCH, seed=31, ends=ends) > 0
+    assert any(truncated and hands > 1 for truncated, hands in ends), ends

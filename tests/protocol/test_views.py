@@ -168,6 +168,7 @@ def refused(data: dict, view: PlayerView) -> ProtocolError:
     ({"active_suit": "X"}, "bad_value", ["view.active_suit: 'X'", "a suit C, D, H, S", "or null"]),
     ({"phase": "dance"}, "bad_value", ["view.phase", "'play'"]),
     ({"turn": -1}, "bad_value", ["view.turn: -1", "an integer of at least 0"]),
+    ({"turn": 3, "hand_turns": 4}, "bad_value", ["view.hand_turns: 4", "at most turn (3)"]),
     ({"game_over": 0}, "bad_value", ["view.game_over", "true or false"]),
     ({"discard_counts": {"8s": 1}}, "bad_value",
      ["view.discard_counts key: '8s'", "a card like 10H"]),

@@ -49,6 +49,7 @@ GAMES = {
     "2p_12cards_1deck": 30,
     "hand_size_1": 60,
     "max_turns_10": 50,
+    "games_4_max_turns_20": 150,
     "max_turns_1": 60,
     "house_card_set_3p": 15,
 }
@@ -66,6 +67,7 @@ CORNERS = {
     "2p_12cards_1deck": ("reshuffles", "impossible"),
     "house_card_set_3p": ("losses", "saved"),
     "max_turns_10": ("truncated",),
+    "games_4_max_turns_20": ("truncated", "cut_in_a_later_hand"),
     "max_turns_1": ("truncated",),
 }
 

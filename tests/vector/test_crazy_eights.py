@@ -30,6 +30,7 @@ GAMES = {
     "match_score": 60,
     "keep_king4_3decks": 120,
     "max_turns_30": 300,
+    "match_max_turns_20": 200,
     "2p_1deck_20cards": 200,
     "8p": 50,
     "hand_size_1": 300,
@@ -42,6 +43,7 @@ SEED = 2024
 #: the corners a config is there to reach, counted over its games (each must occur)
 CORNERS = {
     "max_turns_30": ("truncated",),
+    "match_max_turns_20": ("truncated", "cut_in_a_later_hand"),
     "2p_1deck_20cards": ("reshuffles",),
     "5p_1deck_5cards": ("reshuffles",),
     "8p": ("reshuffles",),

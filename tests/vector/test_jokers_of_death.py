@@ -57,6 +57,7 @@ GAMES = {
     "everything_five_pile_match": 8,
     "hand_size_1": 20,
     "max_turns_20": 15,
+    "match_max_turns_25": 150,
     "max_turns_1": 40,
 }
 
@@ -77,6 +78,7 @@ CORNERS = {
     "free_discard_pile_2p_6cards": ("pick_ups", "pile_penalties"),
     "everything_five_pile_match": ("switches", "pick_ups"),
     "max_turns_20": ("truncated",),
+    "match_max_turns_25": ("truncated", "cut_in_a_later_hand"),
     "max_turns_1": ("no_decision", "truncated", "terminated"),
 }
 

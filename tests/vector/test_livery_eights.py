@@ -49,6 +49,7 @@ GAMES = {
     "2p_20cards": 200,
     "4decks_8p_20cards_reshuffle": 40,
     "max_turns_10": 300,
+    "match_max_turns_12": 200,
     "hand_size_1": 300,
     "max_turns_1": 300,
 }
@@ -67,6 +68,7 @@ CORNERS = {
     "reshuffle_empty_stock": ("reshuffles",),
     "4decks_8p_20cards_reshuffle": ("reshuffles",),
     "max_turns_10": ("truncated",),
+    "match_max_turns_12": ("truncated", "cut_in_a_later_hand"),
     "hand_size_1": ("no_decision",),
     "max_turns_1": ("no_decision", "truncated", "terminated"),
 }

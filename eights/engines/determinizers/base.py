@@ -180,7 +180,7 @@ class Determinizer:
             raise ValueError(f"{variant}: the game in this view is over; "
                              f"there is nothing to determinize")
         engine_class.check_belief(belief)
-        engine = engine_class.unstarted_at(view.config, rng.getrandbits(63), view.turn)
+        engine = engine_class.unstarted_for(view, rng.getrandbits(63))
         engine.remember_view(view)  # the seat's memory of the table goes on from the view's
         dealer = cls(engine, view, infer_from_draws)
         if belief is None or belief == "uniform":
