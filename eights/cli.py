@@ -128,6 +128,8 @@ TRAIN_FLAGS = {
     "--ent-coef": ("ent_coef", float, "entropy bonus (default 0.01)"),
     "--net-arch": ("net_arch", lambda text: tuple(int(w) for w in text.split(",")),
                    "hidden layer widths (default 256,256)"),
+    "--activation": ("activation", str, "the hidden layers' activation: tanh (the default) "
+                                        "or relu"),
     "--threads": ("threads", int, "torch threads (default 1, fastest for small MLPs)"),
     "--observation-version": ("observation_version", int,
                               "the env version whose observation the model reads (default: "

@@ -24,7 +24,7 @@ with its optimizer state and timestep count, until ``timesteps`` in total.
 The model is rebuilt from the run's settings and only tensors are read from
 the checkpoint (``weights_only``; its pickled ``data`` member is never read),
 so the hyperparameters are the settings', overrides included, and a change of
-``net_arch`` or game options that changes the network is refused.
+``net_arch``, ``activation`` or game options that changes the network is refused.
 """
 
 from __future__ import annotations
@@ -38,11 +38,13 @@ from typing import Any
 
 from ..config import ConfigError
 from ..engines import engine_class
-from .checkpoints import read_metadata, restore_checkpoint
+from .checkpoints import ACTIVATION_MODULES, read_metadata, restore_checkpoint
 from .opponents import SELF, OpponentPool
 from .single_agent import SingleAgentEnv
 
 VEC_KINDS = ("auto", "dummy", "subproc", "batched", "ray", "vector")
+#: the hidden layers' activations a run may take (``--activation``)
+ACTIVATIONS = tuple(ACTIVATION_MODULES)
 #: evaluations a run makes when its checkpoint interval is not given, so that even a short
 #: run draws a learning curve (a fixed 100,000 evaluated a 20,000-step run at 0 and the end);
 #: five, and the one at the start: an early evaluation is the dearest (an untrained policy
@@ -88,6 +90,8 @@ class TrainSettings:
     gae_lambda: float = 0.95
     ent_coef: float = 0.01
     net_arch: tuple[int, ...] = (256, 256)
+    #: the hidden layers' activation, ``tanh`` (stable-baselines3's default) or ``relu``
+    activation: str = "tanh"
     threads: int = 1
     time_limit_minutes: float | None = None
     progress: bool = True
@@ -134,6 +138,9 @@ class TrainSettings:
                               f"{self.n_steps * self.n_envs} (PPO minibatches)")
         if not self.net_arch or any(w < 1 for w in self.net_arch):
             raise ConfigError(f"net_arch={self.net_arch!r}: give layer widths, e.g. 256,256")
+        if self.activation not in ACTIVATIONS:
+            raise ConfigError(f"activation={self.activation!r} is not allowed; use one of "
+                              f"{', '.join(ACTIVATIONS)}")
         for name in ("privileged_critic", "league"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name}={getattr(self, name)!r} is not allowed; use True "
@@ -178,6 +185,10 @@ class TrainSettings:
                               f"{','.join(map(str, hidden))}, not net_arch "
                               f"{','.join(map(str, self.net_arch))}; give --net-arch "
                               f"{','.join(map(str, hidden))}")
+        if net.activation != self.activation:
+            raise ConfigError(f"init policy {str(path)!r} uses the activation "
+                              f"{net.activation}, not {self.activation}; give --activation "
+                              f"{net.activation}")
 
     def checkpoint_interval(self) -> int:
         """Timesteps between checkpoints: ``checkpoint_every`` when given, else a fifth of
@@ -351,7 +362,10 @@ def train(settings: TrainSettings, console: Any = None,
         policy, vec_env, n_steps=settings.n_steps, batch_size=settings.batch_size,
         n_epochs=settings.n_epochs, learning_rate=settings.learning_rate,
         gamma=settings.gamma, gae_lambda=settings.gae_lambda, ent_coef=settings.ent_coef,
-        policy_kwargs={"net_arch": list(settings.net_arch), **policy_kwargs},
+        policy_kwargs={"net_arch": list(settings.net_arch),
+                       "activation_fn": getattr(torch.nn,
+                                                ACTIVATION_MODULES[settings.activation]),
+                       **policy_kwargs},
         seed=settings.seed, device="cpu", verbose=0, tensorboard_log=tb_dir,
     )
     if resume_from is None and settings.init is not None:
@@ -407,6 +421,9 @@ def resume_settings(resume: str, overrides: dict[str, Any]) -> tuple[TrainSettin
         if key in ("variant", "num_players") and value != getattr(settings, key):
             raise ConfigError(f"cannot resume a {settings.num_players}-player "
                               f"{settings.variant} checkpoint as {key}={value!r}")
+        if key == "activation" and value != settings.activation:
+            raise ConfigError(f"cannot resume a checkpoint whose network uses "
+                              f"{settings.activation} with activation={value!r}")
         setattr(settings, key, value)
     return settings, path
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from rich.console import Console
+from torch import nn
 
 from eights.agents import PolicyAgent, make_agent, play_game
 from eights.cli import main
@@ -293,3 +294,37 @@ def test_resuming_from_settings_that_name_a_card_file_is_refused_without_opening
                                           r"'.*latest\.zip' names a file \(card_file\), which "
                                           r"is never opened"):
         resume_settings(str(tmp_path), {})
+
+
+def test_a_relu_network_trains_exports_and_plays_as_it_was_trained(tmp_path):
+    """``activation="relu"``: the checkpoint's network, its export and the model that
+    stable-baselines3 loads all use ReLU, and the numpy player plays what the model
+    predicts; a bad name, or another activation on resume, is refused."""
+    out = tmp_path / "relu"
+    settings = TrainSettings(variant="crazy_eights", out=str(out), seed=4, activation="relu",
+                             **{**TINY, "timesteps": 256, "checkpoint_every": 256})
+    result = train(settings)
+    assert read_metadata(result.final)["activation"] == "relu"
+    model = load_model(result.final)
+    assert isinstance(model.policy.mlp_extractor.policy_net[1], nn.ReLU)
+    agent = PolicyAgent("crazy_eights", str(out / "final.npz"))
+    assert agent._net.activation == "relu"
+    engine = make_game("crazy_eights", seed=6)
+    checked = 0
+    while not engine.game_over:
+        view = engine.view(engine.current_player)
+        action = agent.act(view)
+        if len(view.legal_actions) > 1:
+            mask = np.zeros(len(engine.actions), dtype=bool)
+            mask[list(view.legal_actions)] = True
+            predicted, _ = model.predict(agent._encoder.encode_view(view), action_masks=mask,
+                                         deterministic=True)
+            assert int(predicted) == action
+            checked += 1
+        engine.step(action)
+    assert checked > 3
+    with pytest.raises(ConfigError, match="activation='gelu' is not allowed; use one of "
+                                          "tanh, relu"):
+        TrainSettings(variant="crazy_eights", activation="gelu").check()
+    with pytest.raises(ConfigError, match="uses relu with activation='tanh'"):
+        resume_settings(str(out), {"activation": "tanh"})
