@@ -19,6 +19,8 @@ A core keeps these signatures (``rules`` and ``hints`` are what its
 * ``best_suit(t, seat) -> s``: the suit ``seat`` holds most, as the heuristic reckons it;
 * ``hand_number(t) -> h``: the hand of a match being played (0 where there are no matches);
 * ``match_totals(t, out)``: every seat's match total so far into ``out`` (one per seat);
+  these two are :mod:`eights.vector.kernels`' for a core that does not define its own
+  (every record with ``hand_number`` and ``scores`` reads them alike);
 * ``new_game(t, prm, rules, game_seed)``: deal the game of that seed;
 * ``observe(t, prm, offs, scales, seat, out)``: a seat's observation;
 
@@ -43,6 +45,7 @@ import numba
 from numba.extending import overload
 
 from ..config import ConfigError
+from . import kernels
 
 #: variants with a compiled core -> the module that holds it (imported, and compiled, on
 #: first use only)
@@ -77,9 +80,10 @@ def core_of(record_type: Any) -> ModuleType | None:
     return None
 
 
-def _dispatched(name: str) -> Callable[..., Any]:
+def _dispatched(name: str, shared: Callable[..., Any] | None = None) -> Callable[..., Any]:
     """A function that compiled code calls with a table record first: numba resolves it to
-    the record's core's function ``name`` (an ``overload``); Python may not call it."""
+    the record's core's function ``name`` (an ``overload``), or to ``shared`` where the
+    core has none; Python may not call it."""
     # (no annotations on these three: numba compares the typer's parameters with the
     # implementation's, annotations included)
     def stub(t, *args):
@@ -90,7 +94,7 @@ def _dispatched(name: str) -> Callable[..., Any]:
         core = core_of(t)
         if core is None:
             return None
-        fn = getattr(core, name)
+        fn = getattr(core, name) if shared is None else getattr(core, name, shared)
 
         def impl(t, *args):
             return fn(t, *args)
@@ -108,5 +112,5 @@ heuristic_action = _dispatched("heuristic_action")
 best_suit = _dispatched("best_suit")
 new_game = _dispatched("new_game")
 observe = _dispatched("observe")
-hand_number = _dispatched("hand_number")
-match_totals = _dispatched("match_totals")
+hand_number = _dispatched("hand_number", kernels.hand_number)
+match_totals = _dispatched("match_totals", kernels.match_totals)

@@ -53,8 +53,6 @@ from .cores import NotCompiled
 from .kernels import (
     best_suit,  # noqa: F401 (the cores' contract: the search's playouts)
     count32,
-    hand_number,  # noqa: F401 (the cores' contract: the search's hand horizon)
-    match_totals,  # noqa: F401 (the cores' contract: the search's hand horizon)
     scaled,
     score_returns,
 )

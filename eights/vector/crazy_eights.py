@@ -28,16 +28,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from .kernels import (
-    COUNT_TABLE,
-    ahead,
-    best_suit,
-    count_tables,
-    hand_number,  # noqa: F401 (the cores' contract: the search's hand horizon)
-    match_totals,  # noqa: F401 (the cores' contract: the search's hand horizon)
-    scaled,
-    score_returns,
-)
+from .kernels import COUNT_TABLE, ahead, best_suit, count_tables, scaled, score_returns
 from .mt import randbelow, seed, shuffle
 from .records import fill_pile_record
 

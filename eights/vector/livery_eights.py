@@ -34,15 +34,7 @@ import numba
 import numpy as np
 
 from . import declared
-from .kernels import (
-    COUNT_TABLE,
-    best_suit,
-    count_tables,
-    hand_number,  # noqa: F401 (the cores' contract: the search's hand horizon)
-    match_totals,  # noqa: F401 (the cores' contract: the search's hand horizon)
-    scaled,
-    score_returns,
-)
+from .kernels import COUNT_TABLE, best_suit, count_tables, scaled, score_returns
 from .mt import randbelow, seed, shuffle
 from .records import fill_pile_record
 

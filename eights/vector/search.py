@@ -424,21 +424,21 @@ def iterate(template_bytes, t, t_bytes, prm, rules, hints, kinds, seat, voids, d
 def hand_returns(r, totals, low_wins, out):
     """A finished hand of a match: +1 the seats whose points for it (their totals now less
     ``totals``, before the hand) were the best, -1 the others, 0 for all when alike; as
-    :func:`eights.agents.ismcts.hand_returns`. ``totals`` becomes the hand's points."""
+    :func:`eights.agents.ismcts.hand_returns`. ``out`` holds the hand's points on the way
+    (nothing is allocated: it runs once an iteration)."""
     n = totals.shape[0]
-    before = totals.copy()
-    cores.match_totals(r, totals)
+    cores.match_totals(r, out)
     best = 0.0
     for p in range(n):
-        totals[p] -= before[p]
-        if p == 0 or (totals[p] < best if low_wins else totals[p] > best):
-            best = totals[p]
+        out[p] -= totals[p]
+        if p == 0 or (out[p] < best if low_wins else out[p] > best):
+            best = out[p]
     alike = True
     for p in range(n):
-        if totals[p] != best:
+        if out[p] != best:
             alike = False
     for p in range(n):
-        out[p] = 0.0 if alike else (1.0 if totals[p] == best else -1.0)
+        out[p] = 0.0 if alike else (1.0 if out[p] == best else -1.0)
 
 
 @numba.njit(cache=True)
