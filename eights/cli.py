@@ -169,6 +169,8 @@ def _train(args: argparse.Namespace, console: Console) -> int:
         given["progress"] = False
     if args.privileged_critic:
         given["privileged_critic"] = True
+    if args.count_bins:
+        given["count_bins"] = True
     if args.league:
         given["league"] = True
         if args.resume is None:
@@ -483,6 +485,10 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--privileged-critic", action="store_true",
                     help="the value network also reads the hidden cards while training (the "
                          "policy, what is exported and played, never does)")
+    tr.add_argument("--count-bins", action="store_true",
+                    help="the network also reads the observation's small counts (hand sizes, "
+                         "the stock, draws) as thresholds; an --init policy without them "
+                         "starts with zero weights on them")
     tr.add_argument("--league", action="store_true",
                     help=f"draw opponents by how often they still beat the learner (PFSP); "
                          f"the pool defaults to {LEAGUE_OPPONENTS}")

@@ -45,6 +45,7 @@ import numpy as np
 from ..config import ConfigError, GameConfig, options_text
 from ..engines.base import PlayerView
 from .base import Agent
+from .count_bins import CountBins, reads_count_bins
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 SAMPLE_SUFFIX = "?sample"
@@ -319,6 +320,8 @@ class NumpyPolicy:
     from an exported ``.npz`` (:meth:`load`), which needs neither torch nor
     stable-baselines3. Each layer is ``(weight, bias)`` with the weight shaped
     ``(inputs, outputs)``; each layer's inputs must be the previous one's outputs.
+    With :attr:`count_bins` (bound by :func:`check_model` for a model whose metadata
+    says so) :meth:`logits` appends the bins to the observation before the first layer.
     """
 
     ACTIVATIONS = ("tanh", "relu")
@@ -340,6 +343,8 @@ class NumpyPolicy:
                 raise ConfigError(f"layer {k} has no weights (shape {w.shape})")
         self.layers = [(w.astype(np.float32), b.astype(np.float32)) for w, b in layers]
         self.activation = activation
+        #: the count bins the first layer reads after the observation (None: none)
+        self.count_bins: CountBins | None = None
 
     @property
     def inputs(self) -> int:
@@ -391,6 +396,11 @@ class NumpyPolicy:
                     f"{net.activation}) does not fit policy 0 ({len(first.layers)} layers "
                     f"{[w.shape for w, _ in first.layers]}, {first.activation}): members "
                     f"need the same inputs, outputs, depth and activation")
+            if net.count_bins != first.count_bins:
+                raise ConfigError(f"policy {k} of the ensemble reads "
+                                  f"{'count bins' if net.count_bins else 'no count bins'}, "
+                                  f"policy 0 {'count bins' if first.count_bins else 'none'}; "
+                                  f"members read the same inputs")
         last = len(first.layers) - 1
         layers = []
         for k in range(last + 1):
@@ -409,7 +419,23 @@ class NumpyPolicy:
                     block[row:row + w.shape[0], col:col + w.shape[1]] = w
                     row, col = row + w.shape[0], col + w.shape[1]
                 layers.append((block, np.concatenate(biases)))
-        return cls(layers, first.activation)
+        ensemble = cls(layers, first.activation)
+        ensemble.count_bins = first.count_bins
+        return ensemble
+
+    def with_count_bins(self, bins: CountBins) -> NumpyPolicy:
+        """This policy reading ``bins`` after its observation, with zero weights from them:
+        it plays as before, and a run that starts from it can learn to use them."""
+        if self.count_bins is not None:
+            raise ConfigError("the policy reads count bins already")
+        (w0, b0), rest = self.layers[0], self.layers[1:]
+        if w0.shape[0] != bins.observation_size:
+            raise ConfigError(f"the policy takes {w0.shape[0]} inputs, the bins read "
+                              f"observations of {bins.observation_size}")
+        padded = np.concatenate([w0, np.zeros((bins.size, w0.shape[1]), np.float32)])
+        net = NumpyPolicy([(padded, b0), *rest], self.activation)
+        net.count_bins = bins
+        return net
 
     def save(self, path: str | Path, metadata: dict[str, Any]) -> Path:
         """Write the weights and ``metadata`` as one ``.npz`` (a few hundred kB)."""
@@ -462,7 +488,8 @@ class NumpyPolicy:
             raise ConfigError(f"{name}: {err}") from None
 
     def logits(self, obs: np.ndarray) -> np.ndarray:
-        x = obs
+        """The action logits of one observation or of rows of them."""
+        x = obs if self.count_bins is None else self.count_bins.apply(obs)
         last = len(self.layers) - 1
         for k, (weight, bias) in enumerate(self.layers):
             x = x @ weight + bias
@@ -512,9 +539,13 @@ def check_model(net: NumpyPolicy, meta: dict[str, Any], variant: str, path: Any)
     if declared != size:
         raise ConfigError(f"model {name} says it takes {declared!r} observation features, but "
                           f"{variant} with its config {options_text(options)} gives {size}")
-    if net.inputs != size:
+    bins = CountBins.for_variant(variant, config, version) if reads_count_bins(meta, name) else None
+    inputs = size + (bins.size if bins is not None else 0)
+    if net.inputs != inputs:
+        also = f" and {bins.size} count bins" if bins is not None else ""
         raise ConfigError(f"model {name}'s first layer takes {net.inputs} inputs, but {variant} "
-                          f"with its config gives {size} observation features")
+                          f"with its config gives {size} observation features{also}")
+    net.count_bins = bins
     actions = len(cls.actions)
     if net.outputs != actions:
         raise ConfigError(f"model {name}'s last layer gives {net.outputs} outputs, but "
@@ -570,6 +601,10 @@ class PolicyAgent(Agent):
                     f"model {str(self.path)!r} expects {self.metadata['observation_size']} "
                     f"observation features, this game's encoder gives {encoder.size}; the "
                     f"model was trained with config {options_text(self.metadata['config'])}")
+            if self._net.count_bins is not None:  # read back at this table's scales (a
+                # two-deck model at a one-deck table counts one copy a card, not two)
+                self._net.count_bins = CountBins.for_variant(
+                    self.variant, config, observation_version(self.metadata))
             self._encoder, self._encoder_config = encoder, config
 
     def _ready(self, view: PlayerView) -> None:

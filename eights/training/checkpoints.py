@@ -71,11 +71,15 @@ def network_metadata(model: Any) -> dict[str, Any]:
     arch = ({key: list(value) for key, value in arch.items()} if isinstance(arch, dict)
             else list(arch))
     inputs = int(model.observation_space.shape[0])
-    seen = int(getattr(policy, "observation_size", inputs))  # a privileged critic reads more
+    bins = int(getattr(policy, "count_bins", 0))  # set by the trainer: the inputs after the
+    # observation that are count bins (eights.agents.count_bins), not observation features
+    seen = int(getattr(policy, "observation_size", inputs - bins))  # a privileged critic reads more
     network = {"net_arch": arch, "activation": policy.activation_fn.__name__.lower(),
                "observation_size": seen, "actions": int(model.action_space.n)}
-    if seen != inputs:
-        network["privileged_features"] = inputs - seen
+    if bins:
+        network["count_bins"] = True
+    if seen + bins != inputs:
+        network["privileged_features"] = inputs - seen - bins
     return network
 
 
@@ -223,7 +227,9 @@ def _policy_of(meta: dict[str, Any], state: dict, where: str) -> NumpyPolicy:
     if arch is not None and arch != hidden:
         raise ConfigError(f"{where}: its policy has hidden layers {hidden}, but its "
                           f"{METADATA_MEMBER} says {arch}")
-    for key, value in (("observation_size", net.inputs), ("actions", net.outputs)):
+    # a model with count bins takes more inputs than its observation (check_model counts them)
+    sizes = [] if meta.get("count_bins") is True else [("observation_size", net.inputs)]
+    for key, value in (*sizes, ("actions", net.outputs)):
         if key in meta and meta[key] != value:
             raise ConfigError(f"{where}: its network has {value} "
                               f"{'inputs' if key == 'observation_size' else 'outputs'}, but "

@@ -367,6 +367,7 @@ def distill(settings: DistillSettings, console: Any = None) -> DistillResult:
     require_extra("train", "eights distill")
     import torch
 
+    from ..agents.count_bins import reads_count_bins
     from ..agents.ismcts import ismcts_from_spec
     from ..agents.policy import NumpyPolicy, PolicyAgent, check_model, observation_version
     from ..progress import ProgressReport
@@ -390,6 +391,10 @@ def distill(settings: DistillSettings, console: Any = None) -> DistillResult:
     else:
         meta = read_metadata(start)
         model = load_model(start, for_training=True)
+    if reads_count_bins(meta, repr(str(start))):
+        raise ConfigError(f"{str(start)!r} reads count bins; eights distill trains on the "
+                          f"observation alone: start it from a model without them, or train "
+                          f"this one on with eights train --resume")
     check_model(NumpyPolicy.from_sb3(model.policy), meta, meta.get("variant", ""), start)
     variant = meta["variant"]
     options = dict(meta["config"])

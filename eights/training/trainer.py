@@ -107,6 +107,10 @@ class TrainSettings:
     #: a policy to start from (an exported .npz, a checkpoint or a shipped model's name):
     #: its weights become the learner's policy network (the value network starts afresh)
     init: str | None = None
+    #: the network also reads the observation's small counts as thresholds
+    #: (:mod:`eights.agents.count_bins`); a plain ``init`` policy starts reading them with
+    #: zero weights, so it plays as before until it learns to use them
+    count_bins: bool = False
 
     def check(self) -> None:
         cls = engine_class(self.variant)
@@ -141,10 +145,14 @@ class TrainSettings:
         if self.activation not in ACTIVATIONS:
             raise ConfigError(f"activation={self.activation!r} is not allowed; use one of "
                               f"{', '.join(ACTIVATIONS)}")
-        for name in ("privileged_critic", "league"):
+        for name in ("privileged_critic", "league", "count_bins"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name}={getattr(self, name)!r} is not allowed; use True "
                                   f"or False")
+        if self.count_bins and self.privileged_critic:
+            raise ConfigError("count bins and the privileged critic do not train together: the "
+                              "critic's hidden cards follow the observation where the bins go; "
+                              "leave one out")
         if self.time_limit_minutes is not None and self.time_limit_minutes <= 0:
             raise ConfigError("time_limit_minutes must be positive")
         OpponentPool.parse(self.opponents).check(self.variant)
@@ -152,12 +160,15 @@ class TrainSettings:
 
     def init_policy(self) -> tuple[Any, dict[str, Any], Path]:
         """The :attr:`init` policy's network, metadata and file."""
-        from ..agents.policy import NumpyPolicy, resolve_model
+        from ..agents.count_bins import reads_count_bins
+        from ..agents.policy import NumpyPolicy, check_model, resolve_model
         from .checkpoints import checkpoint_of, read_policy
 
         path = resolve_model(str(self.init), self.variant, self.num_players)
         path = checkpoint_of(path)
         net, meta = NumpyPolicy.load(path) if path.suffix == ".npz" else read_policy(path)
+        if reads_count_bins(meta, repr(str(path))):  # bind them: the run must know
+            check_model(net, meta, self.variant, path)
         return net, meta, path
 
     def _check_init(self) -> None:
@@ -185,6 +196,9 @@ class TrainSettings:
                               f"{','.join(map(str, hidden))}, not net_arch "
                               f"{','.join(map(str, self.net_arch))}; give --net-arch "
                               f"{','.join(map(str, hidden))}")
+        if net.count_bins is not None and not self.count_bins:
+            raise ConfigError(f"init policy {str(path)!r} reads count bins; give --count-bins "
+                              f"to train it on")
         if net.activation != self.activation:
             raise ConfigError(f"init policy {str(path)!r} uses the activation "
                               f"{net.activation}, not {self.activation}; give --activation "
@@ -353,6 +367,15 @@ def train(settings: TrainSettings, console: Any = None,
         vec_cls = {"dummy": DummyVecEnv, "subproc": SubprocVecEnv,
                    "batched": BatchedOpponentsVecEnv, "ray": on_ray}[settings.vec]
         vec_env = VecMonitor(vec_cls(make_env_fns(settings, settings.opponents)))
+    bins = None
+    if settings.count_bins:
+        from ..agents.count_bins import CountBins
+        from .count_bins_env import CountBinsVecEnv
+
+        bins = CountBins.for_variant(
+            settings.variant, engine_class(settings.variant).Config.from_options(
+                **settings.game_options()), settings.observation_version)
+        vec_env = CountBinsVecEnv(vec_env, bins)
     tb_dir = str(run_dir / "tb") if importlib.util.find_spec("tensorboard") else None
     cls = engine_class(settings.variant)
     observation_size = cls.encoder(cls.Config.from_options(**settings.game_options()),
@@ -368,10 +391,15 @@ def train(settings: TrainSettings, console: Any = None,
                        **policy_kwargs},
         seed=settings.seed, device="cpu", verbose=0, tensorboard_log=tb_dir,
     )
+    if bins is not None:  # what checkpoints record: these inputs are bins, not observation
+        model.policy.count_bins = bins.size
     if resume_from is None and settings.init is not None:
         from .checkpoints import load_policy_weights
 
-        load_policy_weights(model, settings.init_policy()[0])
+        net = settings.init_policy()[0]
+        if bins is not None and net.count_bins is None:
+            net = net.with_count_bins(bins)
+        load_policy_weights(model, net)
     if resume_from is not None:
         # the model is built from the run's settings; only tensors come from the file
         try:
@@ -424,6 +452,11 @@ def resume_settings(resume: str, overrides: dict[str, Any]) -> tuple[TrainSettin
         if key == "activation" and value != settings.activation:
             raise ConfigError(f"cannot resume a checkpoint whose network uses "
                               f"{settings.activation} with activation={value!r}")
+        if key == "count_bins" and value != settings.count_bins:
+            raise ConfigError(f"cannot resume a checkpoint whose network reads "
+                              f"{'count bins' if settings.count_bins else 'no count bins'} "
+                              f"with count_bins={value!r}; start a new run from it with "
+                              f"--init {str(path)!r}")
         setattr(settings, key, value)
     return settings, path
 

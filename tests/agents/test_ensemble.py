@@ -53,12 +53,15 @@ def test_members_may_differ_in_width_but_not_in_what_they_read_or_play():
 
 def small_export(tmp_path, name: str, seed: int, hidden: tuple[int, ...] = (8,),
                  **changes) -> str:
-    """A small crazy_eights policy written as an export, on the shipped model's metadata."""
+    """A small crazy_eights policy written as an export, on the shipped model's metadata;
+    it reads the observation alone unless ``count_bins=True`` (then as the shipped one)."""
     shipped, meta = NumpyPolicy.load(MODELS_DIR / "crazy_eights-2p.npz")
-    meta = {key: value for key, value in meta.items() if key not in ("activation", "layers")}
+    meta = {key: value for key, value in meta.items()
+            if key not in ("activation", "layers", "count_bins")}
     meta.update(changes)
     path = tmp_path / name
-    mlp([meta["observation_size"], *hidden, shipped.outputs], seed).save(path, meta)
+    inputs = shipped.inputs if meta.get("count_bins") else meta["observation_size"]
+    mlp([inputs, *hidden, shipped.outputs], seed).save(path, meta)
     return str(path)
 
 
@@ -113,7 +116,8 @@ def test_eights_export_writes_an_ensemble_from_several_sources(tmp_path, capsys)
 
 
 def test_a_shipped_model_joins_an_ensemble_by_name(tmp_path):
-    small = small_export(tmp_path, "small.npz", 0, hidden=(8, 8))  # the shipped depth
+    small = small_export(tmp_path, "small.npz", 0, hidden=(8, 8),  # the shipped depth
+                         count_bins=True)  # and inputs
     out = export_ensemble(["crazy_eights-2p", small], tmp_path / "with-shipped.npz")
     net, meta = NumpyPolicy.load(out)
     assert meta["ensemble"][0]["source"] == "crazy_eights-2p.npz"
@@ -124,7 +128,8 @@ def test_a_shipped_model_joins_an_ensemble_by_name(tmp_path):
 def test_an_ensemble_of_exported_files_needs_no_torch(tmp_path, monkeypatch, capsys):
     import sys
 
-    sources = [small_export(tmp_path, f"m{k}.npz", k, hidden=(8, 8)) for k in range(2)]
+    sources = [small_export(tmp_path, f"m{k}.npz", k, hidden=(8, 8),
+                            count_bins=True) for k in range(2)]
     monkeypatch.setitem(sys.modules, "torch", None)  # as after `make run`: no torch
     assert main(["export", "crazy_eights-2p", *sources, str(tmp_path / "e.npz")]) == 0
     assert "from 3 policies" in capsys.readouterr().out

@@ -49,8 +49,12 @@ class Touch:
 
 
 def shipped_meta() -> dict:
+    """The shipped model's metadata, for small test networks that read the observation
+    alone (the shipped network also reads count bins: ``eights.agents.count_bins``)."""
     with np.load(SHIPPED, allow_pickle=False) as data:
-        return json.loads(str(data["metadata"]))
+        meta = json.loads(str(data["metadata"]))
+    meta.pop("count_bins", None)
+    return meta
 
 
 def npy(array: np.ndarray) -> bytes:
@@ -276,7 +280,8 @@ def test_the_shipped_policy_agent_checks_its_table_at_check_table(tmp_path):
     agent = PolicyAgent("crazy_eights")
     game = make_game("crazy_eights", num_players=2, seed=0)
     agent.check_table(game.config)
-    assert agent._net.inputs == OBS and agent._net.outputs == ACTIONS
+    bins = agent._net.count_bins.size if agent._net.count_bins else 0
+    assert agent._net.inputs == OBS + bins and agent._net.outputs == ACTIONS
 
 
 def test_too_many_members_or_a_huge_member_list_is_refused_before_parsing(tmp_path):
