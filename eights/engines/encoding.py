@@ -107,7 +107,7 @@ class Encoding:
         return ()
 
 
-def _scale_of(scale: float | Callable[[GameConfig], float], config: GameConfig) -> float:
+def scale_of(scale: float | Callable[[GameConfig], float], config: GameConfig) -> float:
     return float(scale(config) if callable(scale) else scale)
 
 
@@ -197,7 +197,7 @@ class Scaled(Encoding):
     scale: float | Callable[[GameConfig], float]
 
     def bind(self, config):
-        inv = 1.0 / _scale_of(self.scale, config)
+        inv = 1.0 / scale_of(self.scale, config)
 
         def write(out, off, value, seat):
             if value:
@@ -206,13 +206,13 @@ class Scaled(Encoding):
         return 1, write
 
     def source(self, config, off, v, out):
-        inv = 1.0 / _scale_of(self.scale, config)
+        inv = 1.0 / scale_of(self.scale, config)
         out.line(f"if {v}:")
         out.line(f"    x = {v} * {inv!r}")
         out.line(f"    out[{off}] = x if x < 1.0 else 1.0")
 
     def describe(self, config):
-        return f"/ {_scale_of(self.scale, config):g}, at most 1"
+        return f"/ {scale_of(self.scale, config):g}, at most 1"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -250,7 +250,7 @@ class _CopiesPerCard(Encoding):
     order_free = True
 
     def describe(self, config):
-        copies = _scale_of(self.copies, config)
+        copies = scale_of(self.copies, config)
         return "copies of each card" + ("" if copies == 1 else f" / {copies:g}")
 
 
@@ -261,7 +261,7 @@ class CardList(_CopiesPerCard):
 
     def bind(self, config):
         size = _size_of(self.cards, config)
-        inv = 1.0 / _scale_of(self.copies, config)
+        inv = 1.0 / scale_of(self.copies, config)
 
         def write(out, off, value, seat):
             for c in value:
@@ -269,7 +269,7 @@ class CardList(_CopiesPerCard):
         return size, write
 
     def source(self, config, off, v, out):
-        inv = 1.0 / _scale_of(self.copies, config)
+        inv = 1.0 / scale_of(self.copies, config)
         at = f"{off} + c" if off else "c"
         out.line(f"for c in {v}:")
         if inv == 1.0:  # one deck: no card twice in a hand
@@ -286,7 +286,7 @@ class CardCounts(_CopiesPerCard):
 
     def bind(self, config):
         size = _size_of(self.cards, config)
-        inv = np.float32(1.0 / _scale_of(self.copies, config))
+        inv = np.float32(1.0 / scale_of(self.copies, config))
 
         def write(out, off, value, seat):
             counts = (np.frombuffer(value, np.uint8, size)
@@ -304,7 +304,7 @@ class CardCounts(_CopiesPerCard):
         # (one table per byte lane), so the counts, as bytes, turn into floats with one
         # bytes.translate and one strided bytearray write per lane that is ever non-zero.
         size = _size_of(self.cards, config)
-        inv = 1.0 / _scale_of(self.copies, config)
+        inv = 1.0 / scale_of(self.copies, config)
         floats = np.minimum(np.arange(256, dtype=np.float32) * np.float32(inv), np.float32(1.0))
         lanes = floats.view(np.uint8).reshape(256, 4)
         # A count of 0 is the float 0.0, four zero bytes: a row of zeros (a seat nobody saw
