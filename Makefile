@@ -48,8 +48,12 @@ browser:
 	  else echo "note: tests/web's browser tests skip: install $(BROWSER_PACKAGES) (apt-get)"; fi; \
 	fi
 
+# numba's kernels are compiled once, up front, in a process per variant (about 5 CPU-minutes on a
+# fresh clone, 3 s once cached): the suite's workers then load them, where each worker that
+# missed the cache would compile the same kernels again
 test: $(VENV)/.test browser
 	$(VENV)/bin/ruff check eights tests benchmarks examples notebooks
+	$(PY) -m eights.vector.warm
 	EIGHTS_REQUIRE_BROWSER=$$([ "$$(id -u)" = 0 ] && echo 1) $(PYTEST) -q
 
 # what is too long for `make test` (marked `long`): the attack reproductions, the 200-game option sweeps
