@@ -48,9 +48,9 @@ browser:
 	  else echo "note: tests/web's browser tests skip: install $(BROWSER_PACKAGES) (apt-get)"; fi; \
 	fi
 
-# numba's kernels are compiled once, up front, in a process per variant (about 5 CPU-minutes on a
-# fresh clone, 3 s once cached): the suite's workers then load them, where each worker that
-# missed the cache would compile the same kernels again
+# numba's kernels are compiled once, up front, a process per variant (about 5 CPU-minutes on a
+# fresh clone, 3 s once cached): the suite's workers load them, so no two compile the same
+# kernel and the tests' durations are their own
 test: $(VENV)/.test browser
 	$(VENV)/bin/ruff check eights tests benchmarks examples notebooks
 	$(PY) -m eights.vector.warm
