@@ -139,7 +139,9 @@ def _remove_at(hand, size, i):
 def choice_weight(rows, unfit, fitting, hands, sizes, observer, points, attack, slip, work,
                   work_sizes, rng):
     """:func:`~eights.engines.determinizers.belief.choice_weight` of the hands
-    ``hands[p, :sizes[p]]`` (``work``/``work_sizes`` scratch of the same shapes): each
+    ``hands[p, :sizes[p]]`` (``work``/``work_sizes`` scratch, ``work`` with a place per
+    card a hand held at any step: ``hands``' width plus the steps, as
+    :func:`model_deals` sizes it): each
     opponent's hand rebuilt backwards through the steps, a kept unseen draw's card picked
     at random (one uniform of the stream ``rng`` per pick, as the Python weight draws one
     ``rng.random()``); returns the weight and the new stream state."""
@@ -237,7 +239,10 @@ def model_deals(rows, unfit, fitting, hands, sizes, fixed, stock, barred, observ
     Returns the stream state."""
     n = sizes.shape[0]
     cards = deals.shape[1] // n
-    work = np.zeros_like(hands)
+    # a hand rebuilt backwards gains a card at each play it undoes, so it may hold more
+    # than any hand holds now (a seat that played ten cards and drew none): one more
+    # place per step of the history bounds it
+    work = np.zeros((n, hands.shape[1] + rows.shape[0]), hands.dtype)
     work_sizes = np.zeros_like(sizes)
     weight, rng = choice_weight(rows, unfit, fitting, hands, sizes, observer, points, attack,
                                 slip, work, work_sizes, rng)

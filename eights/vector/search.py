@@ -649,35 +649,9 @@ class CompiledSearch:
     def _model_deals(self, game: Any, view: Any, rng: random.Random, infer: bool,
                      model: PileHeuristicModel, num_deals: int | None) -> np.ndarray:
         """``num_deals`` (default :data:`DEFAULT_MODEL_DEALS`) deals of the other hands drawn
-        by the heuristic model's chain in compiled code (:func:`choices.model_deals`):
-        :data:`MODEL_BURN_IN` steps from a plain deal, then :data:`MODEL_STEPS` between
-        deals. No rows (every iteration dealt as without a model) when no opponent made a
-        choice the model weighs."""
-        dealer = self.engine.determinizer(game, view, infer)
-        history = dealer.choices()
-        if not history.informative:
-            return np.zeros((0, self.n * CARDS), np.uint8)
-        rows, unfit, fitting = choices.history_arrays(history, CARDS)
-        c = dealer.constraints
-        hidden_hands, stock = dealer.deal_hidden(rng)
-        hands = np.zeros((self.n, len(c.hidden) + 1), np.int64)
-        sizes = np.zeros(self.n, np.int64)
-        for p, hand in enumerate(hidden_hands):
-            hands[p, :len(hand)] = hand
-            sizes[p] = len(hand)
-        fixed = np.zeros(self.n, np.int64)
-        for _card, p in c.placed:
-            fixed[p] += 1  # deal_hidden puts a hand's placed cards first
-        barred = np.zeros((self.n, CARDS), np.uint8)
-        for p, cards in c.barred.items():
-            barred[p, list(cards)] = 1
-        points, attack, slip = choices.model_constants(self.engine, model.slip)
-        deals = np.zeros((num_deals or DEFAULT_MODEL_DEALS, self.n * CARDS), np.uint8)
-        choices.model_deals(rows, unfit, fitting, hands, sizes, fixed,
-                            np.asarray(stock, np.int64), barred, view.seat, points, attack,
-                            slip, MODEL_BURN_IN, MODEL_STEPS, deals,
-                            np.uint64(rng.getrandbits(64)))
-        return deals
+        by the heuristic model's chain in compiled code (:func:`model_deals`)."""
+        return model_deals(self.engine.determinizer(game, view, infer), view.seat, self.n,
+                           model, num_deals or DEFAULT_MODEL_DEALS, rng)
 
     def _positions(self, view: Any, rng: random.Random, infer: bool, belief: Any,
                    num_deals: int | None) -> np.ndarray:
@@ -689,3 +663,35 @@ class CompiledSearch:
             dealt = self.engine.determinize(view, rng, infer, belief)
             self.core.record_from_engine(dealt, records[k:k + 1], rng.getrandbits(32))
         return records.view(np.uint8).reshape(len(records), -1)
+
+
+def model_deals(dealer: Any, seat: int, num_players: int, model: PileHeuristicModel,
+                num_deals: int, rng: random.Random) -> np.ndarray:
+    """``num_deals`` deals of the hands other than ``seat``'s, as copies per seat and card
+    id, drawn by the heuristic model's chain in compiled code (:func:`choices.model_deals`)
+    from ``dealer`` (a pile game's determinizer of the view): :data:`MODEL_BURN_IN` steps
+    from a plain deal, then :data:`MODEL_STEPS` between deals. No rows (every iteration
+    dealt as without a model) when no opponent made a choice the model weighs."""
+    history = dealer.choices()
+    if not history.informative:
+        return np.zeros((0, num_players * CARDS), np.uint8)
+    rows, unfit, fitting = choices.history_arrays(history, CARDS)
+    c = dealer.constraints
+    hidden_hands, stock = dealer.deal_hidden(rng)
+    hands = np.zeros((num_players, len(c.hidden) + 1), np.int64)
+    sizes = np.zeros(num_players, np.int64)
+    for p, hand in enumerate(hidden_hands):
+        hands[p, :len(hand)] = hand
+        sizes[p] = len(hand)
+    fixed = np.zeros(num_players, np.int64)
+    for _card, p in c.placed:
+        fixed[p] += 1  # deal_hidden puts a hand's placed cards first
+    barred = np.zeros((num_players, CARDS), np.uint8)
+    for p, cards in c.barred.items():
+        barred[p, list(cards)] = 1
+    points, attack, slip = choices.model_constants(model.engine, model.slip)
+    deals = np.zeros((num_deals, num_players * CARDS), np.uint8)
+    choices.model_deals(rows, unfit, fitting, hands, sizes, fixed, np.asarray(stock, np.int64),
+                        barred, seat, points, attack, slip, MODEL_BURN_IN, MODEL_STEPS, deals,
+                        np.uint64(rng.getrandbits(64)))
+    return deals

@@ -107,3 +107,58 @@ def test_model_deals_keep_every_hard_constraint_and_lean_on_the_model():
             plain += belief.choice_weight(history, dealer.deal_hidden(rng)[0], model,
                                           random.Random(1))
     assert chained > 2 * plain
+
+
+_REBUILT_PAST_WIDTH = """
+import random, sys
+import numpy as np
+import eights
+from eights.agents import make_agent
+from eights.agents.heuristic import PileHeuristicModel
+from eights.vector import choices, search
+from eights.vector.records import CARDS
+
+game = eights.make_game("crazy_eights", num_players=2, num_decks=1)
+agent = make_agent("heuristic", "crazy_eights")
+game.reset(seed=7)
+while not game.game_over:
+    view = game.view(game.current_player)
+    E = type(game)
+    dealer = E.determinizer(E.determinize(view, random.Random(0), True, None), view, True)
+    history = dealer.choices()
+    if history.informative:
+        rows, _, _ = choices.history_arrays(history, CARDS)
+        width = len(dealer.constraints.hidden) + 1  # the chain's hands array
+        for p in range(2):
+            size = most = view.hand_sizes[p]
+            for row in rows:
+                if row[choices.SEAT] == p and p != view.seat:
+                    size += {choices.PLAY: 1, choices.DRAW: -1}.get(int(row[choices.KIND]), 0)
+                    most = max(most, size)
+            if most > width:
+                deals = search.model_deals(dealer, view.seat, 2,
+                                           PileHeuristicModel("crazy_eights"), 4,
+                                           random.Random(0))
+                assert (deals.reshape(4, 2, CARDS).sum(axis=2)[:, 1 - view.seat]
+                        == view.hand_sizes[1 - view.seat]).all()
+                print("rebuilt", most, "cards in a hands array of", width)
+                sys.exit(0)
+    game.step(agent.act(view))
+sys.exit("no position rebuilt a hand past the hands array's width")
+"""
+
+
+def test_the_chain_rebuilds_a_hand_larger_than_any_held_now_within_its_scratch(tmp_path):
+    """A seat that played many cards and drew few held more cards earlier in the hand than
+    the chain's hands array holds now: the weight's backwards rebuild must have room for
+    them (it once wrote past its scratch, a heap error seen in a long strength run). Run
+    with numba's bounds checks, compiled afresh, on the first such position of a game."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", _REBUILT_PAST_WIDTH], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("rebuilt ")
