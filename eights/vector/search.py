@@ -458,7 +458,7 @@ def root_visits(nodes, seat, out):
 _CHUNK = 16
 #: deals an opponent-model belief draws per decision unless ``deals=`` of the ismcts spec says
 DEFAULT_DEALS = 32
-#: the same for the heuristic model's chain in compiled code (:meth:`CompiledSearch._model_deals`)
+#: the same for the heuristic model's chain in compiled code (:func:`model_deals`)
 DEFAULT_MODEL_DEALS = 256
 #: that chain's steps from its plain first deal, and between two deals it keeps
 MODEL_BURN_IN, MODEL_STEPS = 2000, 20
@@ -630,12 +630,12 @@ class CompiledSearch:
                     voids[p, CARDS] = 1
         deals = np.zeros((0, self.n * CARDS), np.uint8)
         evidence = np.zeros((0, EVIDENCE_CARDS + CARDS), np.int64)
+        dealer = self.engine.determinizer(game, view, infer) if belief is not None else None
         if belief == "voids" and num_deals is None:
-            dealer = self.engine.determinizer(game, view, infer)
             evidence = evidence_rows(dealer.evidence())
-        elif isinstance(belief, PileHeuristicModel) and self.engine.determinizer(
-                game, view, infer).reads_choices:
-            deals = self._model_deals(game, view, rng, infer, belief, num_deals)
+        elif isinstance(belief, PileHeuristicModel) and dealer.reads_choices:
+            deals = model_deals(dealer, view.seat, self.n, belief,
+                                num_deals or DEFAULT_MODEL_DEALS, rng)
         elif belief is not None:
             num_deals = num_deals or DEFAULT_DEALS
             deals = np.zeros((num_deals, self.n * CARDS), np.uint8)
@@ -645,13 +645,6 @@ class CompiledSearch:
                     if p != view.seat:
                         np.add.at(deals[k], p * CARDS + np.asarray(hand, np.int64), 1)
         return voids, deals, evidence
-
-    def _model_deals(self, game: Any, view: Any, rng: random.Random, infer: bool,
-                     model: PileHeuristicModel, num_deals: int | None) -> np.ndarray:
-        """``num_deals`` (default :data:`DEFAULT_MODEL_DEALS`) deals of the other hands drawn
-        by the heuristic model's chain in compiled code (:func:`model_deals`)."""
-        return model_deals(self.engine.determinizer(game, view, infer), view.seat, self.n,
-                           model, num_deals or DEFAULT_MODEL_DEALS, rng)
 
     def _positions(self, view: Any, rng: random.Random, infer: bool, belief: Any,
                    num_deals: int | None) -> np.ndarray:

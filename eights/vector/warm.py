@@ -5,7 +5,7 @@ docstring), so a fresh install pays the compile time once, wherever it first
 uses a core. That is a few seconds to a minute and a half per core, about five
 CPU-minutes for all five with their searches, and where several processes
 start together (a test suite's workers, a tournament's process backend, a
-training run's subprocess envs) each one that misses the cache compiles the
+training run's subprocess envs) each one that misses the cache may compile the
 same kernels again. This command pays it up front, once: every core's batched
 entry points (:meth:`CompiledTables._warm_up
 <eights.vector.tables.CompiledTables._warm_up>`), the compiled search on that
@@ -14,8 +14,8 @@ the core deals in compiled code, the heuristic model's chain), and the sparse
 products of training (:mod:`eights.vector.sparse`), one variant per process,
 ``--jobs`` at a time. Run again, it loads what is cached and says so.
 
-``make test`` runs it before the suite, so the suite's two workers never compile
-the same kernel twice.
+``make test`` runs it before the suite, so no test's duration includes a compile
+(it moves the compile time more than it saves: docs/vector.md).
 """
 
 from __future__ import annotations
@@ -40,9 +40,6 @@ from .cores import COMPILED
 #: the variants by their compile time, longest first (the pool starts those first)
 SLOWEST_FIRST = ("crazier_eights", "baby_eating_eights", "jokers_of_death", "crazy_eights",
                  "livery_eights")
-#: the table each variant's search is compiled at (its usual table size)
-TABLE_SIZES = {"crazy_eights": 2, "livery_eights": 2, "jokers_of_death": 3,
-               "baby_eating_eights": 4, "crazier_eights": 2}
 #: the search specs run on one game per variant: every kernel the search has on a core (the
 #: second where an opponent model may deal: crazy_eights)
 SEARCHES = ("ismcts:sims=4,core=compiled,belief=voids,opponents=heuristic,playout=heuristic",
@@ -81,7 +78,8 @@ def warm_variant(variant: str) -> tuple[str, float, int]:
     modules = (core, batch, choices, kernels, mt, search, sparse)
     CompiledTables(variant, 1)
     engine = engine_class(variant)
-    game = engine(engine.Config.from_options(num_players=TABLE_SIZES[variant]), seed=1)
+    # every table size shares one record type, so the default table compiles them all
+    game = engine(engine.Config.from_options(), seed=1)
     agents = [make_agent(SEARCHES[0], variant=variant, seed=1)]
     with contextlib.suppress(ConfigError):  # the model belief's chain, where the variant's
         agents.append(make_agent(SEARCHES[1], variant=variant, seed=1))  # deals read choices
