@@ -84,7 +84,7 @@ Method = Callable[[PlayerView, random.Random], Sequence[Sequence[int]]]
 
 class CompiledModelDeals:
     """The heuristic model's deals as the compiled search draws them
-    (:meth:`~eights.vector.search.CompiledSearch._model_deals`): one chain per view, its
+    (:func:`~eights.vector.search.model_deals`): one chain per view, its
     deals handed out one a call."""
 
     def __init__(self, variant: str) -> None:
@@ -92,18 +92,14 @@ class CompiledModelDeals:
         self.model = PileHeuristicModel(variant)
         self.view: PlayerView | None = None
         self.hands: list[list[list[int]]] = []
-        self.searches: dict = {}
 
     def __call__(self, view: PlayerView, rng: random.Random) -> Sequence[Sequence[int]]:
         if view is not self.view or not self.hands:
-            from eights.vector.search import CompiledSearch
+            from eights.vector.search import DEFAULT_MODEL_DEALS, model_deals
 
-            search = self.searches.get(view.config)
-            if search is None:
-                search = self.searches[view.config] = CompiledSearch(self.cls.variant,
-                                                                     view.config)
             game = self.cls.determinize(view, rng, True, None)
-            deals = search._model_deals(game, view, rng, True, self.model, None)
+            deals = model_deals(self.cls.determinizer(game, view, True), view.seat,
+                                view.num_players, self.model, DEFAULT_MODEL_DEALS, rng)
             if not len(deals):  # no choice to weigh: the chain deals as infer does
                 return game.state.hands
             n, cards = view.num_players, deals.shape[1] // view.num_players
