@@ -157,7 +157,7 @@ class ISMCTSAgent(Agent):
                  infer: bool = True, prior: Agent | None = None,
                  prior_weight: float = DEFAULT_PRIOR_WEIGHT, belief: str = "uniform",
                  core: str = "python", deals: int | None = None, opponents: str = "ucb",
-                 playout: str = "fast", horizon: str = "hand"):
+                 playout: str = "fast", horizon: str = "hand", threads: int = 1):
         super().__init__(seed)
         if horizon not in HORIZONS:
             raise ConfigError(f"ismcts: horizon={horizon!r} is not allowed; horizon is "
@@ -182,6 +182,10 @@ class ISMCTSAgent(Agent):
                               "core=python (the default)")
         if deals is not None:
             _check("deals", deals, int, 1)
+        _check("threads", threads, int, 1)
+        if threads > 1 and core != "compiled":
+            raise ConfigError(f"ismcts: threads={threads} needs core=compiled (its iterations "
+                              f"run without Python's lock, a tree per thread)")
         if belief not in BELIEFS and belief not in MODEL_BELIEFS:
             raise ConfigError(f"ismcts: belief={belief!r} is not allowed; belief is "
                               f"{SPEC_OPTIONS['belief'][2]}")
@@ -225,6 +229,8 @@ class ISMCTSAgent(Agent):
         self.playout = playout
         #: ``hand``: in a match an iteration ends with its hand; ``game``: with the match
         self.horizon = horizon
+        #: trees grown at once, a thread each (root parallelization; core=compiled)
+        self.threads = threads
 
     def check_table(self, config: GameConfig) -> None:
         """A prior's model must fit the table (a 2-player model cannot guide a 3-player
@@ -261,7 +267,8 @@ class ISMCTSAgent(Agent):
             belief = self.belief_for(view.variant) if self.belief else None
             return self._compiled_search(view).visit_counts(
                 view, self.rng, self.simulations, self.time_ms, self.exploration, self.infer,
-                belief, self.deals, self.opponents, self.playout, self.horizon == "hand")
+                belief, self.deals, self.opponents, self.playout, self.horizon == "hand",
+                self.threads)
         root = self._search(view, engine)
         me = view.seat * len(engine.actions)
         for a in legal:
@@ -507,6 +514,10 @@ SPEC_OPTIONS: dict[str, tuple[str, type, str]] = {
     "playout": ("playout", str, "the rollouts' policy: 'fast' (the default: a random card "
                                 "play, wild cards last) or 'heuristic' (every seat as the "
                                 "heuristic plays; core=compiled)"),
+    "threads": ("threads", int, "with core=compiled: trees grown at once, each on a thread "
+                                "of its own from the same deals, their root visits summed "
+                                "(root parallelization), an integer >= 1 (default 1); sims "
+                                "are shared out among them, ms is every tree's"),
     "horizon": ("horizon", str, "in a match, where an iteration ends: 'hand' (the default: "
                                 "the hand it started in, scored by the hand's points) or "
                                 "'game' (the match's end)"),

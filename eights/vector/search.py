@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import random
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numba
@@ -317,7 +318,7 @@ def _child(nodes, parent, key):
     return -1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def iterate(template_bytes, t, t_bytes, prm, rules, hints, kinds, seat, voids, deals,
             evidence, positions, modelled, heuristic_playouts, by_hand, low_wins, c_explore,
             nodes, rewards, size, hidden, counts, legal, buf, path, actors, returns, totals,
@@ -514,6 +515,66 @@ def deals_compiled(core: Any) -> bool:
     return bool(getattr(core, "DEALS_COMPILED", True))
 
 
+class Tree:
+    """One search tree and the scratch its iterations write: a deal's record, the hidden
+    cards, the legal actions, the descent's path. A root-parallel search grows one per
+    thread, so no two threads share a buffer."""
+
+    def __init__(self, dtype: np.dtype, hidden_size: int, num_actions: int,
+                 num_players: int) -> None:
+        self.scratch = np.zeros(1, dtype)
+        self.hidden = np.zeros(hidden_size, np.int8)
+        #: scratch for a deal: cards left per id, or the card dealt last per seat
+        self.counts = np.zeros(CARDS, np.int64)
+        self.legal = np.zeros(num_actions, np.int64)
+        self.buf = np.zeros(num_actions, np.int64)
+        #: an iteration's descent, node and actor per step: no longer than the tree's nodes
+        #: (each step enters a deeper one), so sized with the tree (:meth:`grow`)
+        self.path = np.zeros(0, np.int64)
+        self.actors = np.zeros(0, np.int64)
+        self.returns = np.zeros(num_players, np.float64)
+        self.totals = np.zeros(num_players, np.float64)
+
+    def grow(self, search: tuple, simulations: int, deadline: float | None,
+             state: np.uint64) -> np.ndarray:
+        """A new tree from ``search`` (:func:`iterate`'s arguments before its tree):
+        ``simulations`` iterations, or until ``deadline`` (``time.perf_counter``) in
+        chunks of :data:`_CHUNK`; its node rows, node 0 the root."""
+        (template_bytes, prm, rules, hints, kinds, seat, voids, deals, evidence, positions,
+         modelled, heuristic_playouts, by_hand, low_wins, exploration) = search
+        capacity = simulations + 1 if deadline is None else 4096
+        nodes = np.zeros((capacity, 5), np.int64)
+        rewards = np.zeros(capacity, np.float64)
+        nodes[0, K_CHILD] = -1
+        size = 1
+        scratch_bytes = self.scratch.view(np.uint8)
+
+        def run(count: int) -> None:
+            nonlocal size, state
+            if len(self.path) < len(nodes):
+                self.path = np.zeros(len(nodes), np.int64)
+                self.actors = np.zeros(len(nodes), np.int64)
+            size, state = iterate(template_bytes, self.scratch, scratch_bytes, prm, rules,
+                                  hints, kinds, seat, voids, deals, evidence, positions,
+                                  modelled, heuristic_playouts, by_hand, low_wins, exploration,
+                                  nodes, rewards, size, self.hidden, self.counts, self.legal,
+                                  self.buf, self.path, self.actors, self.returns, self.totals,
+                                  state, count)
+            state = np.uint64(state)  # (numba returns a Python int: typed int64 if passed on)
+
+        if deadline is None:
+            run(simulations)
+        else:
+            while True:
+                if size + _CHUNK >= len(nodes):
+                    nodes = np.concatenate([nodes, np.zeros_like(nodes)])
+                    rewards = np.concatenate([rewards, np.zeros_like(rewards)])
+                run(_CHUNK)
+                if time.perf_counter() >= deadline:
+                    break
+        return nodes[:size]
+
+
 class CompiledSearch:
     """ISMCTS for one table config on the compiled core; see the module docstring."""
 
@@ -533,25 +594,22 @@ class CompiledSearch:
         self.kinds = playout_kinds(self.engine)
         self.n = config.num_players
         self.template = np.zeros(1, tables.state.dtype)
-        self.scratch = np.zeros(1, tables.state.dtype)
-        size = CARDS * config.num_decks
-        self.hidden = np.zeros(size, np.int8)
-        #: scratch for a deal: cards left per id, or the card dealt last per seat
-        self.counts = np.zeros(CARDS, np.int64)
-        self.legal = np.zeros(tables.num_actions, np.int64)
-        self.buf = np.zeros(tables.num_actions, np.int64)
-        #: an iteration's descent, node and actor per step: no longer than the tree's nodes
-        #: (each step enters a deeper one), so sized with the tree (:meth:`visit_counts`)
-        self.path = np.zeros(0, np.int64)
-        self.actors = np.zeros(0, np.int64)
-        self.returns = np.zeros(self.n, np.float64)
-        self.totals = np.zeros(self.n, np.float64)
+        self._dtype, self._hidden_size = tables.state.dtype, CARDS * config.num_decks
+        self._num_actions = tables.num_actions
+        #: one scratch per tree a search grows at once (``threads``); the first serves one
+        self.trees = [self._tree()]
+        #: runs the other trees of a root-parallel search (made on first use)
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_size = 0
+
+    def _tree(self) -> Tree:
+        return Tree(self._dtype, self._hidden_size, self._num_actions, self.n)
 
     def visit_counts(self, view: Any, rng: random.Random, simulations: int,
                      time_ms: float | None, exploration: float, infer: bool,
                      belief: Any = None, num_deals: int | None = None,
                      opponents: str = "ucb", playout: str = "fast",
-                     by_hand: bool = True) -> np.ndarray:
+                     by_hand: bool = True, threads: int = 1) -> np.ndarray:
         """The root's visits per action after the search (the budget: ``time_ms`` if set,
         else ``simulations`` iterations). With ``belief="voids"`` and no ``num_deals``,
         every iteration's deal is weighed by the view's evidence in compiled code; with
@@ -561,7 +619,13 @@ class CompiledSearch:
         plays one of them, the stock shuffled anew. On a core that does not deal in
         compiled code (:func:`deals_compiled`) every belief, ``None`` included, deals
         that way, whole positions. In a match with ``by_hand`` (the agent's
-        ``horizon=hand``) an iteration ends with the hand it started in."""
+        ``horizon=hand``) an iteration ends with the hand it started in.
+
+        ``threads`` > 1 grows that many trees at once from the same deals, each on a
+        thread of its own with a generator of its own (root parallelization: the
+        compiled iterations hold no lock), and sums their roots' visits. The
+        simulations are shared out among the trees; a time budget is every tree's. For
+        a seed the result is the same however the threads are scheduled."""
         started = time.perf_counter()
         game = self.engine.determinize(view, rng, infer, None)
         self.core.record_from_engine(game, self.template, rng.getrandbits(32))
@@ -574,47 +638,36 @@ class CompiledSearch:
             deals = np.zeros((0, self.n * CARDS), np.uint8)
             evidence = np.zeros((0, EVIDENCE_CARDS + CARDS), np.int64)
             positions = self._positions(view, rng, infer, belief, num_deals)
-        modelled = opponents == "heuristic"
-        heuristic_playouts = playout == "heuristic"
-        low_wins = bool(self.engine.low_score_wins)
-        capacity = simulations + 1 if time_ms is None else 4096
-        nodes = np.zeros((capacity, 5), np.int64)
-        rewards = np.zeros(capacity, np.float64)
-        nodes[0, K_CHILD] = -1
-        size = 1
-        state = np.uint64(rng.getrandbits(64))
-        template_bytes = self.template.view(np.uint8)
-        scratch_bytes = self.scratch.view(np.uint8)
+        while len(self.trees) < threads:
+            self.trees.append(self._tree())
+        shares = [simulations // threads + (i < simulations % threads) for i in range(threads)]
+        states = [np.uint64(rng.getrandbits(64)) for _ in range(threads)]
+        deadline = None if time_ms is None else started + time_ms / 1000.0
+        search = (self.template.view(np.uint8), self.params, self.rules, self.hints,
+                  self.kinds, view.seat, voids, deals, evidence, positions,
+                  opponents == "heuristic", playout == "heuristic", by_hand,
+                  bool(self.engine.low_score_wins), float(exploration))
 
-        def run(count: int) -> None:
-            nonlocal size, state
-            if len(self.path) < len(nodes):
-                self.path = np.zeros(len(nodes), np.int64)
-                self.actors = np.zeros(len(nodes), np.int64)
-            size, state = iterate(template_bytes, self.scratch, scratch_bytes, self.params,
-                                  self.rules, self.hints, self.kinds, view.seat, voids, deals,
-                                  evidence, positions, modelled, heuristic_playouts, by_hand,
-                                  low_wins, float(exploration), nodes, rewards, size,
-                                  self.hidden, self.counts, self.legal, self.buf, self.path,
-                                  self.actors, self.returns, self.totals, state, count)
-            state = np.uint64(state)  # (numba returns a Python int: typed int64 if passed on)
+        def grow(i: int) -> np.ndarray:
+            if shares[i] == 0 and deadline is None:
+                return np.zeros((1, 5), np.int64)
+            return self.trees[i].grow(search, shares[i], deadline, states[i])
 
-        if time_ms is None:
-            run(simulations)
+        if threads == 1:
+            grown = [grow(0)]
         else:
-            deadline = started + time_ms / 1000.0
-            while True:
-                if size + _CHUNK >= len(nodes):
-                    nodes = np.concatenate([nodes, np.zeros_like(nodes)])
-                    rewards = np.concatenate([rewards, np.zeros_like(rewards)])
-                run(_CHUNK)
-                if time.perf_counter() >= deadline:
-                    break
-        #: the last search's tree (rows as :func:`iterate` writes them), for inspection
-        self.nodes = nodes[:size]
-        counts = np.zeros(len(self.legal), np.int64)
-        root_visits(nodes, view.seat, counts)
-        return counts.astype(np.float64)
+            if self._pool_size < threads:
+                self._pool = ThreadPoolExecutor(threads, thread_name_prefix="ismcts")
+                self._pool_size = threads
+            grown = list(self._pool.map(grow, range(threads)))  # type: ignore[union-attr]
+        #: the last search's first tree (rows as :func:`iterate` writes them), to inspect
+        self.nodes = grown[0]
+        total = np.zeros(self._num_actions, np.int64)
+        counts = np.zeros(self._num_actions, np.int64)
+        for nodes in grown:
+            root_visits(nodes, view.seat, counts)
+            total += counts
+        return total.astype(np.float64)
 
     def _compiled_deals(self, game: Any, view: Any, rng: random.Random, infer: bool,
                         belief: Any, num_deals: int | None,

@@ -92,6 +92,50 @@ def test_visits_sum_to_the_simulations_and_are_reproducible():
         assert set(np.flatnonzero(counts[0])) <= set(view.legal_actions)
 
 
+class _OneByOne:
+    """An executor that runs the trees one after another on the calling thread."""
+
+    def __init__(self, *_args, **_kwargs) -> None:
+        pass
+
+    def map(self, fn, items):
+        return [fn(i) for i in items]
+
+
+@pytest.mark.parametrize("spec", ["sims=301,core=compiled,threads=3",
+                                  "sims=200,core=compiled,belief=heuristic,"
+                                  "opponents=heuristic,threads=2"])
+def test_trees_on_threads_are_the_trees_grown_one_by_one(spec, monkeypatch):
+    """``threads=N`` shares the simulations out among N trees and sums their roots; each
+    tree owns its scratch, so the threads (which run the compiled iterations at once,
+    without Python's lock) give exactly what growing the same trees one by one gives."""
+    views = [v for _g, v in _positions(2, 2, 23) if len(v.legal_actions) > 1][::3][:8]
+    threaded = [make_agent(f"ismcts:{spec}", "crazy_eights", seed=4).visit_counts(v)
+                for v in views]
+    monkeypatch.setattr(search, "ThreadPoolExecutor", _OneByOne)
+    one_by_one = [make_agent(f"ismcts:{spec}", "crazy_eights", seed=4).visit_counts(v)
+                  for v in views]
+    sims = int(spec.split(",")[0].removeprefix("sims="))
+    for a, b, view in zip(threaded, one_by_one, views, strict=True):
+        assert np.array_equal(a, b)
+        assert a.sum() == sims and set(np.flatnonzero(a)) <= set(view.legal_actions)
+
+
+def test_threads_grow_every_tree_under_a_time_budget():
+    _game, view = next((g, v) for g, v in _positions(2, 1, 9) if len(v.legal_actions) > 2)
+    agent = make_agent("ismcts:ms=100,core=compiled,threads=2", "crazy_eights", seed=1)
+    counts = agent.visit_counts(view)
+    searcher = agent._compiled[view.config]
+    assert len(searcher.trees) == 2 and counts.sum() > 2 * search._CHUNK
+
+
+@pytest.mark.parametrize("spec", ["ismcts:threads=2", "ismcts:core=compiled,threads=0",
+                                  "ismcts:core=compiled,threads=1.5"])
+def test_threads_are_refused_where_they_cannot_run(spec):
+    with pytest.raises(ConfigError, match="threads"):
+        make_agent(spec, "crazy_eights")
+
+
 def test_a_time_budget_grows_the_tree():
     """Chunk after chunk (the generator's state handed from one to the next whatever its
     value: a state of 2**63 or more once failed to pass back into the compiled code)."""
@@ -113,6 +157,7 @@ def test_determinize_keeps_the_public_state_and_respects_standing_draws():
         if view.current_player != view.seat or len(view.legal_actions) < 2:
             continue
         searcher = search.CompiledSearch("crazy_eights", view.config)
+        tree = searcher.trees[0]
         rng = random.Random(0)
         position = game.determinize(view, rng, True, None)
         ce.record_from_engine(position, searcher.template, 5)
@@ -126,12 +171,12 @@ def test_determinize_keeps_the_public_state_and_respects_standing_draws():
         state = np.uint64(1)
         for _ in range(5):
             state = np.uint64(search.determinize(
-                searcher.template.view(np.uint8), searcher.scratch,
-                searcher.scratch.view(np.uint8), searcher.params, view.seat, voids,
+                searcher.template.view(np.uint8), tree.scratch,
+                tree.scratch.view(np.uint8), searcher.params, view.seat, voids,
                 np.zeros((0, 2 * ce.CARDS), np.uint8), _NO_EVIDENCE, _NO_POSITIONS,
-                searcher.hidden,
-                searcher.counts, state))
-            dealt = searcher.scratch[0]
+                tree.hidden,
+                tree.counts, state))
+            dealt = tree.scratch[0]
             hands = dealt["hands"].reshape(ce.MAX_PLAYERS, ce.CARDS)[:2]
             assert np.array_equal(hands[view.seat],
                                   template["hands"].reshape(ce.MAX_PLAYERS, ce.CARDS)[view.seat])
@@ -190,14 +235,15 @@ def test_the_compiled_weight_is_the_beliefs():
     every piece of void and named-suit evidence the heuristic's games show."""
     kinds, broken = set(), 0
     for position, view, searcher, evidence in _evidence_positions(6, 50):
+        tree = searcher.trees[0]
         rows = search.evidence_rows(evidence)
         kinds.update(type(e).__name__ for e in evidence)
         rng = random.Random(view.turn)
         for _ in range(4):
             dealt = type(position).determinize(view, rng, True, None)
-            ce.record_from_engine(dealt, searcher.scratch, 1)
+            ce.record_from_engine(dealt, tree.scratch, 1)
             expected = belief.weight(evidence, dealt.state.hands, dealt.wild_rank)
-            assert search.weight(searcher.scratch[0], rows) == pytest.approx(expected)
+            assert search.weight(tree.scratch[0], rows) == pytest.approx(expected)
             broken += expected < 1
     assert kinds == {"AtMost", "NamedSuit"} and broken
 
@@ -207,6 +253,7 @@ def test_weighted_deals_follow_the_evidence():
     uniform deals of the same positions: they follow what the history shows."""
     uniform_total = weighted_total = 0.0
     for _position, view, searcher, evidence in _evidence_positions(4, 60):
+        tree = searcher.trees[0]
         rows = search.evidence_rows(evidence)
         other = 1 - view.seat
         voids = np.zeros((2, ce.CARDS + 1), np.uint8)
@@ -215,10 +262,10 @@ def test_weighted_deals_follow_the_evidence():
             state = np.uint64(7)
             for _ in range(20):
                 state = np.uint64(search.determinize(
-                    searcher.template.view(np.uint8), searcher.scratch,
-                    searcher.scratch.view(np.uint8), searcher.params, view.seat, voids,
-                    no_deals, given, _NO_POSITIONS, searcher.hidden, searcher.counts, state))
-                dealt = searcher.scratch[0]
+                    searcher.template.view(np.uint8), tree.scratch,
+                    tree.scratch.view(np.uint8), searcher.params, view.seat, voids,
+                    no_deals, given, _NO_POSITIONS, tree.hidden, tree.counts, state))
+                dealt = tree.scratch[0]
                 assert dealt["hands"][other * ce.CARDS:(other + 1) * ce.CARDS].sum() == (
                     view.hand_sizes[other])
                 w = search.weight(dealt, rows)
@@ -256,17 +303,18 @@ def test_voids_without_deals_weigh_every_iteration_in_compiled_code():
 def test_deal_from_keeps_every_card_and_takes_a_given_hand():
     _game, view = next((g, v) for g, v in _positions(2, 1, 40) if len(v.legal_actions) > 2)
     searcher = search.CompiledSearch("crazy_eights", view.config)
+    tree = searcher.trees[0]
     game = eights.make_game("crazy_eights")
     position = type(game).determinize(view, random.Random(1), True, "voids")
     ce.record_from_engine(position, searcher.template, 5)
     other = 1 - view.seat
     deals = np.zeros((1, 2 * ce.CARDS), np.uint8)
     np.add.at(deals[0], other * ce.CARDS + np.asarray(position.state.hands[other]), 1)
-    search.determinize(searcher.template.view(np.uint8), searcher.scratch,
-                       searcher.scratch.view(np.uint8), searcher.params, view.seat,
+    search.determinize(searcher.template.view(np.uint8), tree.scratch,
+                       tree.scratch.view(np.uint8), searcher.params, view.seat,
                        np.zeros((2, ce.CARDS + 1), np.uint8), deals, _NO_EVIDENCE,
-                       _NO_POSITIONS, searcher.hidden, searcher.counts, np.uint64(3))
-    dealt = searcher.scratch[0]
+                       _NO_POSITIONS, tree.hidden, tree.counts, np.uint64(3))
+    dealt = tree.scratch[0]
     hands = dealt["hands"].reshape(ce.MAX_PLAYERS, ce.CARDS)[:2]
     assert np.array_equal(hands[other], deals[0, other * ce.CARDS:(other + 1) * ce.CARDS])
     cards = np.bincount(dealt["stock"][: dealt["stock_len"]], minlength=ce.CARDS)
@@ -283,13 +331,14 @@ def test_a_position_dealt_in_python_keeps_it_but_the_stock_order(variant, belief
     positions_seen = 0
     for _game, view in list(_positions(3, 1, 80, variant))[::7]:
         searcher = search.CompiledSearch(variant, view.config)
+        tree = searcher.trees[0]
         positions = searcher._positions(view, random.Random(view.turn), True, belief, 3)
         records = positions.view(searcher.template.dtype).reshape(-1)
         state, picked = np.uint64(11), set()
         for _ in range(12):
-            state = np.uint64(search.deal_position(positions, searcher.scratch,
-                                                   searcher.scratch.view(np.uint8), state))
-            dealt = searcher.scratch[0]
+            state = np.uint64(search.deal_position(positions, tree.scratch,
+                                                   tree.scratch.view(np.uint8), state))
+            dealt = tree.scratch[0]
             k = next(k for k, r in enumerate(records)
                      if all(np.array_equal(r[f], dealt[f]) for f in records.dtype.names
                             if f not in ("stock", "mti")))
