@@ -100,6 +100,11 @@ def linear(x: th.Tensor, weight: th.Tensor, bias: th.Tensor | None = None) -> th
     """``F.linear(x, weight, bias)``, through oneDNN where it runs (see the module)."""
     if not _fits(x, weight):
         return F.linear(x, weight, bias)
+    if not x.is_contiguous():
+        # a slice of a wider input (the policy's part of a privileged critic's observation):
+        # its weight gradient reads it transposed, and oneDNN took over a second for that
+        # product where the same numbers, contiguous, take under a millisecond
+        x = x.contiguous()
     if th.is_grad_enabled() and (x.requires_grad or weight.requires_grad
                                  or (bias is not None and bias.requires_grad)):
         return _OneDnnLinear.apply(x, weight, bias)

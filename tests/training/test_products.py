@@ -45,11 +45,13 @@ def _values_and_grads(function, x, weight, bias):
 
 
 @pytest.mark.parametrize("with_bias", [True, False])
-@pytest.mark.parametrize("layout", ["contiguous", "transposed"])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "sliced"])
 def test_values_and_gradients_are_f_linears(with_bias, layout):
     x, weight, bias = _tensors()
     if layout == "transposed":  # a strided input (as the backward pass gives it)
         x = x.t().contiguous().t()
+    if layout == "sliced":  # the first columns of a wider input (a privileged critic's)
+        x = torch.cat([x, x[:, :9]], dim=1)[:, :x.shape[1]]
     expected = _values_and_grads(F.linear, x, weight, bias if with_bias else None)
     got = _values_and_grads(linear, x, weight, bias if with_bias else None)
     for g, e in zip(got, expected, strict=True):
@@ -66,6 +68,25 @@ def test_where_onednn_works_it_computes_forward_and_both_gradients(monkeypatch):
     monkeypatch.setattr(products, "_onednn", lambda *a: calls.append(a) or real(*a))
     _values_and_grads(linear, *_tensors())
     assert len(calls) == 3  # the output, the input's gradient, the weight's
+
+
+def test_onednn_gets_dense_tensors_from_a_sliced_input(monkeypatch):
+    """The policy's part of a privileged critic's observation is a slice of it; oneDNN
+    took over a second for the weight gradient of such an input read transposed (its
+    rows 40% longer than its width), so every tensor it gets is dense: contiguous or the
+    transpose of a contiguous one."""
+    if not onednn_enabled():
+        pytest.skip("this torch build has no working oneDNN linear")
+    x, weight, bias = _tensors()
+    wide = torch.cat([x, x[:, :20]], dim=1)
+    calls = []
+    real = products._onednn
+    monkeypatch.setattr(products, "_onednn", lambda *a: calls.append(a) or real(*a))
+    _values_and_grads(lambda x, w, b: linear(x[:, :48], w, b), wide, weight, bias)
+    assert len(calls) == 3
+    for args in calls:
+        for tensor in args[:2]:
+            assert tensor.is_contiguous() or tensor.t().is_contiguous(), tensor.stride()
 
 
 def test_without_gradients_it_is_the_same_function():
