@@ -54,7 +54,7 @@ from __future__ import annotations
 import random
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -515,6 +515,27 @@ def deals_compiled(core: Any) -> bool:
     return bool(getattr(core, "DEALS_COMPILED", True))
 
 
+class Decision(NamedTuple):
+    """What every tree of one decision's search reads (:func:`iterate`'s arguments before
+    its tree), shared by the threads of a root-parallel search: none writes it."""
+
+    template_bytes: np.ndarray
+    params: Any
+    rules: Any
+    hints: Any
+    kinds: np.ndarray
+    seat: int
+    voids: np.ndarray
+    deals: np.ndarray
+    evidence: np.ndarray
+    positions: np.ndarray
+    modelled: bool
+    heuristic_playouts: bool
+    by_hand: bool
+    low_wins: bool
+    exploration: float
+
+
 class Tree:
     """One search tree and the scratch its iterations write: a deal's record, the hidden
     cards, the legal actions, the descent's path. A root-parallel search grows one per
@@ -535,13 +556,11 @@ class Tree:
         self.returns = np.zeros(num_players, np.float64)
         self.totals = np.zeros(num_players, np.float64)
 
-    def grow(self, search: tuple, simulations: int, deadline: float | None,
+    def grow(self, decision: Decision, simulations: int, deadline: float | None,
              state: np.uint64) -> np.ndarray:
-        """A new tree from ``search`` (:func:`iterate`'s arguments before its tree):
-        ``simulations`` iterations, or until ``deadline`` (``time.perf_counter``) in
-        chunks of :data:`_CHUNK`; its node rows, node 0 the root."""
-        (template_bytes, prm, rules, hints, kinds, seat, voids, deals, evidence, positions,
-         modelled, heuristic_playouts, by_hand, low_wins, exploration) = search
+        """A new tree for ``decision``: ``simulations`` iterations, or until ``deadline``
+        (``time.perf_counter``) in chunks of :data:`_CHUNK`; its node rows, node 0 the
+        root."""
         capacity = simulations + 1 if deadline is None else 4096
         nodes = np.zeros((capacity, 5), np.int64)
         rewards = np.zeros(capacity, np.float64)
@@ -554,9 +573,11 @@ class Tree:
             if len(self.path) < len(nodes):
                 self.path = np.zeros(len(nodes), np.int64)
                 self.actors = np.zeros(len(nodes), np.int64)
-            size, state = iterate(template_bytes, self.scratch, scratch_bytes, prm, rules,
-                                  hints, kinds, seat, voids, deals, evidence, positions,
-                                  modelled, heuristic_playouts, by_hand, low_wins, exploration,
+            d = decision
+            size, state = iterate(d.template_bytes, self.scratch, scratch_bytes, d.params,
+                                  d.rules, d.hints, d.kinds, d.seat, d.voids, d.deals,
+                                  d.evidence, d.positions, d.modelled, d.heuristic_playouts,
+                                  d.by_hand, d.low_wins, d.exploration,
                                   nodes, rewards, size, self.hidden, self.counts, self.legal,
                                   self.buf, self.path, self.actors, self.returns, self.totals,
                                   state, count)
@@ -643,15 +664,13 @@ class CompiledSearch:
         shares = [simulations // threads + (i < simulations % threads) for i in range(threads)]
         states = [np.uint64(rng.getrandbits(64)) for _ in range(threads)]
         deadline = None if time_ms is None else started + time_ms / 1000.0
-        search = (self.template.view(np.uint8), self.params, self.rules, self.hints,
-                  self.kinds, view.seat, voids, deals, evidence, positions,
-                  opponents == "heuristic", playout == "heuristic", by_hand,
-                  bool(self.engine.low_score_wins), float(exploration))
+        decision = Decision(self.template.view(np.uint8), self.params, self.rules,
+                            self.hints, self.kinds, view.seat, voids, deals, evidence,
+                            positions, opponents == "heuristic", playout == "heuristic",
+                            by_hand, bool(self.engine.low_score_wins), float(exploration))
 
         def grow(i: int) -> np.ndarray:
-            if shares[i] == 0 and deadline is None:
-                return np.zeros((1, 5), np.int64)
-            return self.trees[i].grow(search, shares[i], deadline, states[i])
+            return self.trees[i].grow(decision, shares[i], deadline, states[i])
 
         if threads == 1:
             grown = [grow(0)]

@@ -106,6 +106,7 @@ class _OneByOne:
 
 
 @pytest.mark.parametrize("spec", ["sims=301,core=compiled,threads=3",
+                                  "sims=2,core=compiled,threads=3",  # a tree left a bare root
                                   "sims=200,core=compiled,belief=heuristic,"
                                   "opponents=heuristic,threads=2"])
 def test_trees_on_threads_are_the_trees_grown_one_by_one(spec, monkeypatch):
