@@ -72,9 +72,8 @@ def test_where_onednn_works_it_computes_forward_and_both_gradients(monkeypatch):
 
 def test_onednn_gets_dense_tensors_from_a_sliced_input(monkeypatch):
     """The policy's part of a privileged critic's observation is a slice of it; oneDNN
-    took over a second for the weight gradient of such an input read transposed (its
-    rows 40% longer than its width), so every tensor it gets is dense: contiguous or the
-    transpose of a contiguous one."""
+    took over a second for the weight gradient of such an input read transposed, so
+    every tensor it gets is dense: contiguous or the transpose of a contiguous one."""
     if not onednn_enabled():
         pytest.skip("this torch build has no working oneDNN linear")
     x, weight, bias = _tensors()

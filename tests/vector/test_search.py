@@ -125,12 +125,23 @@ def test_trees_on_threads_are_the_trees_grown_one_by_one(spec, monkeypatch):
         assert a.sum() == sims and set(np.flatnonzero(a)) <= set(view.legal_actions)
 
 
-def test_threads_grow_every_tree_under_a_time_budget():
+def test_threads_grow_every_tree_under_a_time_budget(monkeypatch):
+    """Under ``ms=`` every tree runs chunk after chunk until the clock (one chunk each is
+    what a tree that stopped at once would show), and the visits are all the trees'."""
     _game, view = next((g, v) for g, v in _positions(2, 1, 9) if len(v.legal_actions) > 2)
+    grown = []
+    real = search.Tree.grow
+    monkeypatch.setattr(search.Tree, "grow",
+                        lambda tree, *a: grown.append(real(tree, *a)) or grown[-1])
     agent = make_agent("ismcts:ms=100,core=compiled,threads=2", "crazy_eights", seed=1)
     counts = agent.visit_counts(view)
-    searcher = agent._compiled[view.config]
-    assert len(searcher.trees) == 2 and counts.sum() > 2 * search._CHUNK
+    visits = []
+    for nodes in grown:
+        root = np.zeros(len(counts), np.int64)
+        search.root_visits(nodes, view.seat, root)
+        visits.append(int(root.sum()))
+    assert len(visits) == 2 and min(visits) > search._CHUNK
+    assert counts.sum() == sum(visits)
 
 
 @pytest.mark.parametrize("spec", ["ismcts:threads=2", "ismcts:core=compiled,threads=0",
