@@ -232,6 +232,16 @@ class ISMCTSAgent(Agent):
         #: trees grown at once, a thread each (root parallelization; core=compiled)
         self.threads = threads
 
+    def __getstate__(self) -> dict[str, object]:
+        """A copy or a pickle leaves the compiled searches behind: they hold the compiled
+        core's module and a thread pool, neither of which copies, and keep nothing a
+        decision needs between decisions (their scratch is rewritten by every search), so
+        the copy makes its own on first use and, from the same generator state, plays the
+        same moves."""
+        state = self.__dict__.copy()
+        state["_compiled"] = {}
+        return state
+
     def check_table(self, config: GameConfig) -> None:
         """A prior's model must fit the table (a 2-player model cannot guide a 3-player
         search)."""

@@ -397,3 +397,29 @@ def test_with_a_prior_the_decision_depends_only_on_the_view() -> None:
     b = make_agent("ismcts:sims=30,prior=policy", "crazy_eights", seed=4)
     assert a.act(game.view(seat)) == b.act(other.view(seat))
     assert a.rng.getstate() == b.rng.getstate()
+
+
+@pytest.mark.parametrize("spec", ["ismcts:sims=40", "ismcts:sims=40,core=compiled,threads=2"])
+def test_a_copy_or_a_pickle_after_play_plays_on_as_the_original(spec: str) -> None:
+    """Process backends and users copy agents; a compiled search (a module, a thread pool)
+    stays behind, and the copy, from the same generator, decides as the original would."""
+    import copy
+    import pickle
+
+    game = make_game("crazy_eights", seed=21)
+    agents = [make_agent(spec, "crazy_eights", seed=4), make_agent("heuristic", "crazy_eights")]
+    decided = 0
+    while not game.game_over and decided < 3:
+        seat = game.current_player
+        action = agents[seat].act(game.view(seat))
+        decided += seat == 0 and len(game.legal_actions()) > 1
+        game.step(action)
+    played = agents[0]
+    copies = [copy.deepcopy(played), pickle.loads(pickle.dumps(played))]
+    while not game.game_over:
+        seat = game.current_player
+        view = game.view(seat)
+        action = agents[seat].act(view)
+        if seat == 0:
+            assert [c.act(view) for c in copies] == [action, action]
+        game.step(action)
