@@ -197,6 +197,8 @@ CONFIGS: dict[str, dict[str, dict[str, Any]]] = {
         "2p_2decks": {"num_decks": 2},
         "teams_4p": {"num_players": 4, "teams": 2},
         "teams_6p_3": {"num_players": 6, "teams": 3},
+        # teams of three and two (seats 0 2 4 and 1 3): "two or three people on each team"
+        "teams_5p_uneven": {"num_players": 5, "teams": 2},
         "match_score_3p": {"num_players": 3, "games": 3, "reward": "score"},
         # a 9-card draw pile: reshuffles, looks past its end, impossible draws
         "2p_12cards_1deck": {"hand_size": 12, "num_decks": 1},

@@ -80,7 +80,7 @@ CONFIGS = [
     ("crazier_eights", {"num_players": 3}),
     ("crazier_eights", {"num_players": 4}),
     ("crazier_eights", {"num_players": 4, "teams": 2}),
-    ("crazier_eights", {"num_players": 6, "teams": 2}),
+    ("crazier_eights", {"num_players": 5, "teams": 2}),  # teams of three and two
     ("crazier_eights", {"num_players": 6}),
     ("crazier_eights", {"num_players": 2, "games": 3}),
 ]

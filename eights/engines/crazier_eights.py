@@ -170,10 +170,6 @@ class CrazierEightsConfig(GameConfig):
             raise ConfigError(
                 f"{self.variant}: teams={self.teams} with num_players={n} makes teams of more "
                 f"than three; teams have two or three players (use more teams)")
-        if self.teams and n % self.teams:
-            raise ConfigError(
-                f"{self.variant}: teams={self.teams} does not divide num_players={n}; every "
-                f"team has the same number of players")
         if n * self.hand_size + 1 > NUM_CARDS * self.decks:
             raise ConfigError(
                 f"{self.variant}: num_players={n} with hand_size={self.hand_size} needs "

@@ -1237,6 +1237,30 @@ def test_the_lead_passes_to_the_next_seat_on_another_team():
     assert leads == [0, 1, 2, 3, 4, 5, 0]
 
 
+def test_teams_of_three_and_two_take_turns_as_teams():
+    """Pins docs/rules/crazier_eights.md #20: "teams with two or three people on each team"
+    need not be even: five players in two teams are seats 0 2 4 against 1 3, and the lead
+    passes to the next seat on another team, so after seat 4 it skips seat 0 (its ally)."""
+    game = new_game(["2P 3P", "2B 3B", "2O 3O", "2G 3G", "4P 5P"], "7P", teams=2)
+    assert game.view(0).teams == (0, 1, 0, 1, 0)
+    assert game.view(1).ally_hands == ((), (), (), ids("2G 3G"), ())
+    leads = [game.state.lead]
+    for _ in range(5):
+        while game.state.lead == leads[-1]:
+            step(game, "end")
+        leads.append(game.state.lead)
+    assert leads == [0, 1, 2, 3, 4, 1]
+
+
+@pytest.mark.parametrize(("players", "teams", "message"), [
+    (7, 2, "teams of more than three"),
+    (5, 3, "every team needs at least two players"),
+])
+def test_teams_outside_two_or_three_players_are_refused(players, teams, message):
+    with pytest.raises(eights.ConfigError, match=message):
+        eights.make_game("crazier_eights", num_players=players, teams=teams)
+
+
 def test_an_ally_who_goes_out_wins_for_the_whole_team():
     """Pins docs/rules/crazier_eights.md #20, #7: Chapter 10, the team wins together."""
     game = new_game(["2P", "2B", "3P", "2G"], "7P", "AO QB", teams=2)

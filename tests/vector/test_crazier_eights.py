@@ -45,6 +45,7 @@ GAMES = {
     "2p_2decks": 30,
     "teams_4p": 15,
     "teams_6p_3": 8,
+    "teams_5p_uneven": 10,
     "match_score_3p": 8,
     "2p_12cards_1deck": 30,
     "hand_size_1": 60,
