@@ -812,11 +812,14 @@ class JokersOfDeathGame(TableEngine):
             self._place(p, c, k, "turn")
 
     def _blocked(self, p: int) -> bool:
-        """Count a turn passed with no card placed; a whole round of them in a row ends the
-        hand (the stock is empty and nobody can play). Placing, drawing or taking a card
-        sets the count back to 0."""
+        """Count a turn passed with no card placed, drawn or picked up; a whole round of
+        them in a row ends the hand (the stock is empty and nobody can play). A turn that
+        did any of those (it is no longer ``fresh``: a picked-up pile played out leaves
+        every pile to play again, so the piles to play cannot tell) sets the count back to
+        0, as a card placed, drawn or taken anywhere does."""
         s = self.state
-        if s.todo != self._live():  # a card was placed this turn
+        if not s.fresh:
+            s.stuck = 0
             return False
         s.stuck += 1
         if s.stuck >= self.num_players:
@@ -879,7 +882,7 @@ class JokersOfDeathGame(TableEngine):
         self._knock_if_one(p)
         if rank == EIGHT:
             self.push("suit", p, k)
-        if self.config.aces and kind != "answer":
+        if self.config.aces:  # (an answer places no Ace, but a Joker's kill may leave only Aces)
             self._recycle_aces()
 
     def _kill(self, p: int, k: int, pending: int) -> None:

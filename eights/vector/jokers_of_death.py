@@ -586,7 +586,7 @@ def _place(t, prm, seat, c, k, kind):
     _knock_if_one(t, prm, seat)
     if rank == EIGHT:
         _push(t, SUIT, seat, k)
-    if prm[P_ACES] and kind != ANSWER:
+    if prm[P_ACES]:  # (an answer places no Ace, but a Joker's kill may leave only Aces)
         _recycle_aces(t, prm)
     return False
 
@@ -719,7 +719,9 @@ def legal_actions(t, prm, out):
 def _pass_turn(t, prm, seat):
     """``pass`` in a turn (the stock is empty): the turn ends; True when it blocks the
     table (a whole round of turns in a row with no card placed: the hand ends)."""
-    if t.todo == _live(t, prm):  # no card placed this turn: one more stuck turn
+    if not t.fresh:  # a card placed, drawn or picked up this turn (the engine's _blocked)
+        t.stuck = 0
+    else:  # nothing: one more stuck turn
         t.stuck += 1
         if t.stuck >= prm[P_PLAYERS]:
             return True

@@ -380,6 +380,24 @@ def test_a_round_of_passes_blocks_the_table_and_the_lowest_hand_wins():
     assert game.returns() == [-1.0, 1.0, -1.0]
 
 
+def test_a_turn_that_played_out_a_picked_up_pile_is_not_a_pass_that_blocks():
+    """Pins docs/rules/jokers_of_death.md #6, #22: seats 0 and 2 pass with nothing to
+    place; seat 1 picks up pile 2, plays its 6C on pile 1 and passes, leaving an empty
+    space: cards were placed, so the count starts again and seat 0, who can now play
+    on the empty space, gets its turn (found by a rules audit: the turn counted as a
+    pass, since every pile was left to play, and the table was declared blocked)."""
+    game = G(JokersOfDeathConfig(num_players=3, hand_size=2, free_discard_pile=True),
+             seed=1, first_player=0)
+    set_position(game, ["2H 3H", "9H 9S", "2S 3S"], ["9C", "6C", "7D"], "", 0)
+    step(game, "pass", "pass")
+    assert (game.current_player, game.state.stuck) == (1, 2)
+    start = step(game, "pick up pile 2", "pass")  # the 6C onto pile 1 is forced
+    assert events_from(game, start, "pick_up", "play", "pass", "blocked") == [
+        ("pick_up", 1, "", 1), ("play", 1, "6C", 0), ("pass", 1, "", -1)]
+    assert not game.game_over and game.current_player == 0 and game.state.stuck == 0
+    assert "play 2H pile 2" in game.legal_texts()
+
+
 def test_a_blocked_table_tie_shares_the_win():
     """Pins docs/rules/jokers_of_death.md #6, #16: equal lowest hands share the win."""
     game = G(JokersOfDeathConfig(num_players=3, hand_size=2), seed=1, first_player=0)
@@ -1328,6 +1346,22 @@ def test_the_aces_variant_only_counts_live_piles():
     drawn = len(events_from(game, start, "draw"))
     assert game.current_player == 1 and drawn > 0
     assert game.view(1).stock_size == stock + 4 - drawn
+    assert all_cards(game) == Counter(game.full_deck())
+
+
+def test_a_joker_that_kills_the_last_pile_without_an_ace_sends_the_others_back():
+    """Pins docs/rules/jokers_of_death.md #21, #9: "whenever a placement leaves an Ace on top
+    of every live pile", an answer's placement too: a Joker kills the one pile left
+    without an Ace (found by a rules audit: only turns' placements were looked at, and the
+    next turn covered an Ace, the recycle lost)."""
+    game = new_game(["AH AD 4S 9H 9C 3D", "RJ 4H 5D 6H 8C 3S"], "5H AC 7S", aces=True)
+    step(game, "play AH pile 1", "play AD pile 2")  # 4S on pile 3 is forced
+    stock = game.view(1).stock_size
+    start = step(game, "play RJ pile 3")
+    assert events_from(game, start, "kill", "recycle") == [("kill", 1, "", 2),
+                                                            ("recycle", -1, "", 2)]
+    assert [cards_text(p) for p in game.state.piles] == ["AH", "AD", "7S 4S RJ"]
+    assert game.view(0).stock_size == stock + 2
     assert all_cards(game) == Counter(game.full_deck())
 
 
