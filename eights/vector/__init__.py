@@ -22,11 +22,25 @@ with MaskablePPO's ``action_masks``).
 Importing ``eights`` does not import this package: numba compiles the cores
 here on their first use and caches them on disk (``__pycache__`` beside the
 modules, or ``NUMBA_CACHE_DIR``), so only the first use in a fresh install
-pays the compile time.
+pays the compile time. numba keys a cached kernel by its own file only, so the
+cache directory also carries a digest of every source the kernels are compiled
+from, and a stale cache is cleared before anything loads from it
+(:mod:`eights.vector.cache`).
 """
 
-from .env import VectorEnv, make
-from .tables import COMPILED, CompiledTables, PythonTables, Tables, game_seeds, make_tables
+from .cache import clear_stale_kernels
+
+clear_stale_kernels()
+
+from .env import VectorEnv, make  # noqa: E402  (after the cache is known to be true)
+from .tables import (  # noqa: E402
+    COMPILED,
+    CompiledTables,
+    PythonTables,
+    Tables,
+    game_seeds,
+    make_tables,
+)
 
 __all__ = ["COMPILED", "CompiledTables", "PythonTables", "Tables", "VectorEnv", "game_seeds",
            "make", "make_tables"]
