@@ -1176,15 +1176,15 @@ class JokersOfDeathGame(TableEngine):
             if s.killed[k]:
                 lines.append(f"  pile {k + 1}: killed ({len(pile)} cards)")
                 continue
-            if not pile:
-                lines.append(f"  pile {k + 1}: empty (any card)")
-                continue
-            suit = SUITS[s.suits[k]] if s.suits[k] >= 0 else "-"
             extra = [f"penalty {s.pending[k]}"] if s.pending[k] else []
             if s.todo >> k & 1 and not self.game_over:
                 extra.append("to play")
-            lines.append(f"  pile {k + 1}: {card_text(pile[-1])}  suit {suit}"
-                         + "".join(f"  {x}" for x in extra))
+            if pile:
+                suit = SUITS[s.suits[k]] if s.suits[k] >= 0 else "-"
+                shown = f"{card_text(pile[-1])}  suit {suit}"
+            else:
+                shown = "empty (any card)"
+            lines.append(f"  pile {k + 1}: {shown}" + "".join(f"  {x}" for x in extra))
         for p in range(self.num_players):
             mark = ">" if p == self.current_player else " "
             shown = hand_shown(sorted(s.hands[p]), seat is None or seat == p)

@@ -396,6 +396,7 @@ def test_a_turn_that_played_out_a_picked_up_pile_is_not_a_pass_that_blocks():
         ("pick_up", 1, "", 1), ("play", 1, "6C", 0), ("pass", 1, "", -1)]
     assert not game.game_over and game.current_player == 0 and game.state.stuck == 0
     assert "play 2H pile 2" in game.legal_texts()
+    assert "  pile 2: empty (any card)  to play" in game.render().splitlines()
 
 
 def test_a_blocked_table_tie_shares_the_win():
