@@ -813,13 +813,13 @@ class JokersOfDeathGame(TableEngine):
 
     def _blocked(self, p: int) -> bool:
         """Count a turn passed with no card placed, drawn or picked up; a whole round of
-        them in a row ends the hand (the stock is empty and nobody can play). A turn that
-        did any of those (it is no longer ``fresh``: a picked-up pile played out leaves
-        every pile to play again, so the piles to play cannot tell) sets the count back to
-        0, as a card placed, drawn or taken anywhere does."""
+        them in a row ends the hand (the stock is empty and nobody can play). Each of
+        those sets the count back to 0 as it happens (as a penalty taken does) and ends
+        the turn's being ``fresh``, which is what tells such a turn apart here: a
+        picked-up pile played out leaves every pile to play again, so the piles still to
+        play cannot."""
         s = self.state
         if not s.fresh:
-            s.stuck = 0
             return False
         s.stuck += 1
         if s.stuck >= self.num_players:
@@ -948,6 +948,7 @@ class JokersOfDeathGame(TableEngine):
         while s.piles[k]:
             self.move((PILE, k), (ZONE, p))
         s.pending[k] = 0
+        s.stuck = 0
         s.fresh = 0
         self.push("pile_hand", p, k)
 

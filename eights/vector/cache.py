@@ -27,6 +27,7 @@ import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TextIO
 
 import numba
 
@@ -98,11 +99,12 @@ def _locked(directory: Path) -> Iterator[None]:
 
 
 def clear_stale_kernels(directory: Path | None = None, stamp: str | None = None,
-                        log: object = sys.stderr) -> int:
+                        log: TextIO | None = sys.stderr) -> int:
     """Delete the cached kernels in ``directory`` (default :func:`cache_directory`) unless
     its stamp is ``stamp`` (default :func:`digest`), then write the stamp; return how many
-    files were deleted. A directory that cannot be written is left as it is (numba then
-    compiles in memory, or caches elsewhere)."""
+    files were deleted, saying so on ``log`` (``None``: silently). A directory that
+    cannot be written is left as it is (numba then compiles in memory, or caches
+    elsewhere)."""
     try:
         directory = directory if directory is not None else cache_directory()
         stamp = stamp if stamp is not None else digest()

@@ -718,10 +718,9 @@ def legal_actions(t, prm, out):
 @numba.njit(cache=True)
 def _pass_turn(t, prm, seat):
     """``pass`` in a turn (the stock is empty): the turn ends; True when it blocks the
-    table (a whole round of turns in a row with no card placed: the hand ends)."""
-    if not t.fresh:  # a card placed, drawn or picked up this turn (the engine's _blocked)
-        t.stuck = 0
-    else:  # nothing: one more stuck turn
+    table (a whole round of turns in a row with nothing placed, drawn or picked up: the
+    hand ends; the engine's ``_blocked``)."""
+    if t.fresh:  # nothing placed, drawn or picked up this turn: one more stuck turn
         t.stuck += 1
         if t.stuck >= prm[P_PLAYERS]:
             return True
@@ -744,6 +743,7 @@ def _pick_up(t, seat, k):
     t.suits[k] = -1
     t.owners[k] = -1
     t.pending[k] = 0
+    t.stuck = 0
     t.fresh = 0
     _push(t, PILE_HAND, seat, k)
 
