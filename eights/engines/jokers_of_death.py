@@ -299,7 +299,9 @@ class JokersState(TableState):
     todo: int = 0       # bit k set: pile k still to play (or to answer) this turn
     aces: int = 0       # Aces played this turn: each skips a player when it ends
     tens: int = 0       # Tens played this turn: its player decides the direction
-    stuck: int = 0      # turns in a row that ended without a card placed, drawn or picked up
+    #: turns in a row that ended without a card placed, drawn (a penalty's cards too) or
+    #: picked up
+    stuck: int = 0
     #: 1 from the start of an ordinary turn until its player places or draws a card (a pile
     #: may be picked up only then, in the Free Discard Pile variant)
     fresh: int = 0
@@ -508,8 +510,9 @@ VIEW_FIELDS: tuple[ViewField, ...] = (
     ViewField("first_player", "seat", "who played first this hand", "s.first",
               default=last_dealer(), required_while=in_a_match(
                   "`match` is true", lambda config: config.match, unless_history=True)),
-    ViewField("stuck", "count", "turns in a row that ended with no card placed, drawn or "
-              "picked up (the hand is blocked at one per player)", "s.stuck",
+    ViewField("stuck", "count", "turns in a row that ended with no card placed, drawn (a "
+              "penalty's cards too) or picked up (the hand is blocked at one per player)",
+              "s.stuck",
               default=constant(0), required_while=While(
                   "while `stock_size` is 0 (with a stock, every turn draws or places a card)",
                   lambda known: known.values["stock_size"] == 0,
