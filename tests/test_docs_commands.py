@@ -27,7 +27,11 @@ type, but another program may hold it: each run replaces every port a file's
 commands listen on, wherever the file's commands name it (``ws://127.0.0.1:N``),
 with a free ephemeral port (:func:`with_free_ports`).
 
-Shell lines run under ``bash -c``, so pipes work. Lines that bootstrap the
+A plain ``eights ...`` or ``python ...`` line (one program and its words, no shell syntax)
+and a ``python`` block run in a fork of one warm interpreter that has already imported
+torch and the rest (``tests/warm_commands.py``): the command's own code runs as written,
+without paying some six seconds of interpreter start and imports each time. Other shell
+lines run under ``bash -c``, so pipes work. Lines that bootstrap the
 environment (``make``, ``pip install``) and syntax outlines (``...``,
 ``[--option]``) are never run. ``eights play`` gets the keys ``qq`` (leave the
 game) on its input; other commands get an empty input.
@@ -48,6 +52,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.warm_commands import WarmCommands, argv_for, forkable
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -175,12 +181,18 @@ def check(command: Command, cwd: Path, background: list[subprocess.Popen]) -> No
     if command.mode == "parse":
         parse(command.text, where)
         return
+    words = command.text.split()
+    stdin = "qq" if words[:2] == ["eights", "play"] else ""
+    if command.mode == "run" and (forked := argv_for(command.text, command.language)) is not None:
+        rc, out = WARM.run(forked, cwd, stdin, RUN_SECONDS)
+        if rc is None:
+            pytest.fail(f"{where}: still running after {RUN_SECONDS} s:\n{out[-3000:]}")
+        assert rc == 0, f"{where}: exit {rc}:\n{out[-3000:]}"
+        return
     if command.language == "python":
         argv = [sys.executable, "-c", command.text]
     else:
         argv = ["bash", "-c", command.text]
-    words = command.text.split()
-    stdin = "qq" if words[:2] == ["eights", "play"] else ""
     proc = subprocess.Popen(argv, cwd=cwd, env=environment(), stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if command.mode in ("start", "start-only"):
@@ -203,6 +215,16 @@ def check(command: Command, cwd: Path, background: list[subprocess.Popen]) -> No
         out, _ = proc.communicate()
         pytest.fail(f"{where}: still running after {RUN_SECONDS} s:\n{out[-3000:]}")
     assert proc.returncode == 0, f"{where}: exit {proc.returncode}:\n{out[-3000:]}"
+
+
+#: the fork server that runs this module's plain commands (see tests/warm_commands.py)
+WARM = WarmCommands(environment())
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _stop_the_warm_interpreter():
+    yield
+    WARM.close()
 
 
 def parse(text: str, where: str) -> None:
@@ -315,3 +337,34 @@ def test_a_start_only_command_is_stopped_once_it_has_started(tmp_path, monkeypat
         for proc in background:
             proc.kill()
             proc.wait()
+
+
+def test_plain_commands_run_in_a_warm_fork_and_shell_lines_under_bash() -> None:
+    """Only a line bash would pass through word for word is forked."""
+    assert forkable("eights tournament --agents 'heuristic,exec:node bot.js' --games 2") == [
+        "eights", "tournament", "--agents", "heuristic,exec:node bot.js", "--games", "2"]
+    assert forkable('python -m eights.vector.warm --variants "crazy_eights"') == [
+        "python", "-m", "eights.vector.warm", "--variants", "crazy_eights"]
+    for shell_line in ("eights variants | head", "eights tournament > out.txt", "ls runs",
+                       "eights play --variant $VARIANT", "python -u script.py",
+                       "eights export runs/*.npz out.npz", "eights variants && eights --version",
+                       "FOO=1 eights variants", "python -c"):
+        assert forkable(shell_line) is None, shell_line
+    assert argv_for("print(1)", "python") == [":block:", "print(1)"]
+
+
+def test_a_forked_command_reports_its_exit_output_and_timeout(tmp_path) -> None:
+    """Exit statuses, tracebacks, input and a command that runs too long, as bash reports
+    them, and a later command runs after one was killed."""
+    warm = WarmCommands(environment())
+    try:
+        code = "import os, sys; print(os.getcwd(), sys.stdin.read()); sys.exit(3)"
+        assert warm.run(["python", "-c", code], tmp_path, "qq", 60) == (3, f"{tmp_path} qq\n")
+        rc, out = warm.run([":block:", "raise ValueError('named')"], tmp_path, "", 60)
+        assert rc == 1 and "ValueError: named" in out
+        rc, out = warm.run(["eights", "tournament", "--agents", "nosuch"], tmp_path, "", 60)
+        assert rc == 2 and "error:" in out
+        assert warm.run([":block:", "import time; time.sleep(60)"], tmp_path, "", 0.5)[0] is None
+        assert warm.run(["eights", "--version"], tmp_path, "", 60)[0] == 0
+    finally:
+        warm.close()
