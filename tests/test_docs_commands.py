@@ -356,7 +356,7 @@ def test_plain_commands_run_in_a_warm_fork_and_shell_lines_under_bash() -> None:
 def test_a_forked_command_reports_its_exit_output_and_timeout(tmp_path) -> None:
     """Exit statuses, tracebacks, input and a command that runs too long, as bash reports
     them, and a later command runs after one was killed."""
-    warm = WarmCommands(environment())
+    warm = WarmCommands(environment(), preload=())  # the mechanism, without the imports' cost
     try:
         code = "import os, sys; print(os.getcwd(), sys.stdin.read()); sys.exit(3)"
         assert warm.run(["python", "-c", code], tmp_path, "qq", 60) == (3, f"{tmp_path} qq\n")

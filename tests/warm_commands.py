@@ -96,8 +96,9 @@ def argv_for(text: str, language: str) -> list[str] | None:
 class WarmCommands:
     """The test's side: a fork server started on first use and again after a timeout."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], preload: tuple[str, ...] = PRELOAD) -> None:
         self.env = env
+        self.preload = preload
         self.server: subprocess.Popen | None = None
 
     def run(self, argv: list[str], cwd: Path, stdin: str,
@@ -119,7 +120,7 @@ class WarmCommands:
     def _server(self) -> subprocess.Popen:
         if self.server is None or self.server.poll() is not None:
             self.server = subprocess.Popen(
-                [sys.executable, __file__], env=self.env, stdin=subprocess.PIPE,
+                [sys.executable, __file__, *self.preload], env=self.env, stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, text=True, start_new_session=True)
             if self._reply(self.server, "ready", time.monotonic() + 120) is None:
                 self.close()
@@ -214,9 +215,9 @@ def _child(request: dict) -> None:
         os._exit(code & 0xFF)
 
 
-def serve() -> None:
-    """Import :data:`PRELOAD`, then fork a child for every request on stdin."""
-    for name in PRELOAD:
+def serve(preload: list[str]) -> None:
+    """Import the modules named, then fork a child for every request on stdin."""
+    for name in preload:
         with contextlib.suppress(ImportError):  # an extra not installed: its commands fail
             importlib.import_module(name)
     replies = os.fdopen(os.dup(1), "w", buffering=1)
@@ -235,4 +236,4 @@ def serve() -> None:
 
 
 if __name__ == "__main__":
-    serve()
+    serve(sys.argv[1:])
