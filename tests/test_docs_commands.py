@@ -366,5 +366,10 @@ def test_a_forked_command_reports_its_exit_output_and_timeout(tmp_path) -> None:
         assert rc == 2 and "error:" in out
         assert warm.run([":block:", "import time; time.sleep(60)"], tmp_path, "", 0.5)[0] is None
         assert warm.run(["eights", "--version"], tmp_path, "", 60)[0] == 0
+        # the server itself gone is said so, not taken for a slow command
+        killer = "import os, signal, time; os.kill(os.getppid(), signal.SIGKILL); time.sleep(60)"
+        with pytest.raises(RuntimeError, match="warm interpreter ended"):
+            warm.run([":block:", killer], tmp_path, "", 60)
+        assert warm.run(["eights", "--version"], tmp_path, "", 60)[0] == 0
     finally:
         warm.close()

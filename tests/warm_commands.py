@@ -112,10 +112,16 @@ class WarmCommands:
             server.stdin.write(json.dumps({"argv": argv, "cwd": str(cwd), "stdin": str(feed),
                                            "out": str(out)}) + "\n")
             server.stdin.flush()
-            rc = self._reply(server, "rc", time.monotonic() + timeout)
+            deadline = time.monotonic() + timeout
+            rc = self._reply(server, "rc", deadline)
+            output = out.read_text(errors="replace") if out.exists() else ""
             if rc is None:
+                ended = time.monotonic() < deadline  # no answer before the deadline: it died
                 self.close()
-            return rc, out.read_text(errors="replace") if out.exists() else ""
+                if ended:
+                    raise RuntimeError(f"the warm interpreter ended while running {argv}:\n"
+                                       f"{output[-3000:]}")
+            return rc, output
 
     def _server(self) -> subprocess.Popen:
         if self.server is None or self.server.poll() is not None:
@@ -229,6 +235,7 @@ def serve(preload: list[str]) -> None:
         sys.stderr.flush()
         pid = os.fork()
         if pid == 0:
+            os.close(replies.fileno())  # the replies end when the server does, not its children
             _child(request)
         replies.write(json.dumps({"pid": pid}) + "\n")
         _, status = os.waitpid(pid, 0)
