@@ -4,7 +4,7 @@ A doc's ``eights train ...`` spends some five of its eight seconds starting Pyth
 importing torch, Stable-Baselines3 and ``torch._dynamo`` (which torch's optimizers import
 on first use), and the docs run about eighty commands: the docs test was the suite's
 largest (309 of 1,133 test-seconds; docs/training.md's 21 commands alone 134 s, 50 s
-forked; the whole suite 100 CPU-seconds less, 2026-12-07).
+forked; the suite's test-seconds 1,133 -> 1,010, 2026-12-07).
 
 This module is a small fork server (the idea of multiprocessing's ``forkserver`` with its
 ``preload``, kept apart from the multiprocessing state other tests use), one per pytest
@@ -23,8 +23,9 @@ exactly that program with those words. The rest run under bash as before.
 Protocol (one JSON object a line each way, on the server's stdin and stdout): the test
 sends ``{"argv": [...], "cwd": ..., "stdin": path, "out": path}`` (``argv[0]`` is
 ``eights``, ``python`` or ``:block:`` with the block's text as ``argv[1]``); the server
-answers ``{"pid": N}`` once the child runs, then ``{"rc": N}`` when it ends. A test that
-gives up on a command kills the server's process group, children included.
+answers ``{"ready": true}`` once its imports are done and ``{"rc": N}`` when a command
+ends. A test that gives up on a command kills the server's process group, children
+included; a server gone mid-command is an error of its own, not a slow command.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ import time
 import traceback
 from pathlib import Path
 
-#: what the docs' commands import that costs most to import (in the order the CLI would)
+#: what the docs' commands import that costs most to import
 PRELOAD = ("numpy", "eights", "eights.cli", "eights.agents", "eights.tournament",
            "eights.training", "torch", "torch._dynamo", "stable_baselines3", "sb3_contrib",
            "matplotlib", "matplotlib.pyplot", "gymnasium", "pettingzoo", "numba")
@@ -237,7 +238,6 @@ def serve(preload: list[str]) -> None:
         if pid == 0:
             os.close(replies.fileno())  # the replies end when the server does, not its children
             _child(request)
-        replies.write(json.dumps({"pid": pid}) + "\n")
         _, status = os.waitpid(pid, 0)
         replies.write(json.dumps({"rc": os.waitstatus_to_exitcode(status)}) + "\n")
 
